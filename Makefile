@@ -1,0 +1,32 @@
+# neon_ai_tools: PGXS build of the extension module, its install script and tests.
+#
+#   make && make install          build and install the extension
+#   make installcheck             pg_regress suites (test/sql + expected/)
+#   make prove_installcheck       TAP suites (test/t/*.pl)
+
+EXTENSION = neon_ai_tools
+EXTVERSION = $(shell grep default_version $(EXTENSION).control | sed -e "s/default_version[[:space:]]*=[[:space:]]*'\([^']*\)'/\1/")
+
+MODULE_big = neon_ai_tools
+OBJS = $(patsubst %.c,%.o,$(wildcard src/*.c))
+
+DATA = $(wildcard sql/$(EXTENSION)--*.sql)
+
+TESTS = $(sort $(wildcard test/sql/*.sql))
+REGRESS = $(patsubst test/sql/%.sql,%,$(TESTS))
+REGRESS_OPTS = --inputdir=test
+TAP_TESTS = 1
+PROVE_TESTS = $(sort $(wildcard test/t/*.pl))
+
+PG_CFLAGS = -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wno-sign-compare
+PG_CPPFLAGS = -I$(srcdir)/src
+
+EXTRA_CLEAN = results regression.diffs regression.out tmp_check
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# pg_regress reads ./sql/<test>.sql before test/sql/<test>.sql: a test that
+# shares a name with an install script would silently run the script.
+$(foreach t,$(REGRESS),$(if $(wildcard sql/$(t).sql),$(error test "$(t)" shadows sql/$(t).sql)))

@@ -1,0 +1,370 @@
+/*-------------------------------------------------------------------------
+ *
+ * args.c
+ *		  Validation of, and access to, a tool call's arguments.
+ *
+ * Validation is driven by the same static ToolParam tables that generate
+ * the JSON Schemas of ai_tool_list(), and happens before any SQL is built:
+ * unknown keys (with a did-you-mean), wrong JSON types, out-of-range numbers
+ * and bad enum values are refused with invalid_parameters and the JSON path
+ * of the bad value.  A JSON null for an optional argument means "absent",
+ * as agents often send it that way.
+ *
+ * IDENTIFICATION
+ *		  src/args.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "neon_ai_tools.h"
+#include "utils/builtins.h"
+#include "utils/numeric.h"
+#include "utils/varlena.h"
+
+/*
+ * "string", "number", ... as JSON Schema names them.
+ */
+const char *
+nat_json_type_name(JsonbValue *value)
+{
+	switch (value->type)
+	{
+		case jbvNull:
+			return "null";
+		case jbvString:
+			return "string";
+		case jbvNumeric:
+			return "number";
+		case jbvBool:
+			return "boolean";
+		case jbvBinary:
+			if (JsonContainerIsArray(value->val.binary.data))
+				return "array";
+			if (JsonContainerIsScalar(value->val.binary.data))
+				return "scalar";
+			return "object";
+		default:
+			return "value";
+	}
+}
+
+/*
+ * A scalar's text as a type input function wants it: strings unquoted,
+ * numbers and booleans as written; arrays and objects as JSON text.
+ */
+char *
+nat_json_value_text(JsonbValue *value)
+{
+	switch (value->type)
+	{
+		case jbvString:
+			return pnstrdup(value->val.string.val, value->val.string.len);
+		case jbvNumeric:
+			return DatumGetCString(DirectFunctionCall1(numeric_out,
+													   NumericGetDatum(value->val.numeric)));
+		case jbvBool:
+			return pstrdup(value->val.boolean ? "true" : "false");
+		case jbvBinary:
+			return JsonbToCString(NULL, value->val.binary.data, value->val.binary.len);
+		default:
+			return pstrdup("null");
+	}
+}
+
+/*
+ * The candidate closest to word, if close enough to be a likely misspelling
+ * (at most half of its characters differ), else NULL.
+ */
+const char *
+nat_closest_word(const char *word, const char *const *candidates, int ncandidates)
+{
+	const char *best = NULL;
+	int			bestd;
+	int			i;
+	int			wlen = strlen(word);
+
+	bestd = Max(1, wlen / 2) + 1;
+	for (i = 0; i < ncandidates; i++)
+	{
+		int			d;
+
+		if (wlen > NAMEDATALEN * 4)
+			break;
+		d = varstr_levenshtein_less_equal(word, wlen, candidates[i],
+										  strlen(candidates[i]), 1, 1, 1,
+										  bestd - 1, true);
+		if (d < bestd)
+		{
+			bestd = d;
+			best = candidates[i];
+		}
+	}
+	return best;
+}
+
+/*
+ * An integer value of a JSON number, or false if it has a fraction or does
+ * not fit in 64 bits.
+ */
+static bool
+json_integer_value(JsonbValue *value, int64 *result)
+{
+	char	   *text = nat_json_value_text(value);
+	char	   *end;
+
+	if (strpbrk(text, ".eE") != NULL)
+	{
+		/* "5.0" is an integer; "5.5" is not */
+		char	   *dot = strchr(text, '.');
+
+		if (dot == NULL || strspn(dot + 1, "0") != strlen(dot + 1))
+			return false;
+		*dot = '\0';
+	}
+	errno = 0;
+	*result = strtoi64(text, &end, 10);
+	return errno == 0 && *end == '\0';
+}
+
+/*
+ * The effective maximum of an integer parameter, if it has one.
+ */
+static bool
+param_maximum(const ToolParam *param, int64 *maximum)
+{
+	bool		has = param->has_maximum;
+
+	*maximum = param->has_maximum ? param->maximum : PG_INT64_MAX;
+	if (param->maximum_setting)
+	{
+		*maximum = Min(*maximum, (int64) *param->maximum_setting);
+		has = true;
+	}
+	return has;
+}
+
+/*
+ * Check one present argument against its parameter row.
+ */
+static void
+validate_param(const ToolParam *param, JsonbValue *value, const char *path)
+{
+	const char *type = nat_json_type_name(value);
+	int			mask = 0;
+
+	if (strcmp(type, "string") == 0)
+		mask = NAT_JSON_STRING;
+	else if (strcmp(type, "boolean") == 0)
+		mask = NAT_JSON_BOOLEAN;
+	else if (strcmp(type, "object") == 0)
+		mask = NAT_JSON_OBJECT;
+	else if (strcmp(type, "array") == 0)
+		mask = NAT_JSON_ARRAY;
+	else if (strcmp(type, "number") == 0)
+	{
+		int64		i;
+
+		mask = NAT_JSON_NUMBER;
+		if (json_integer_value(value, &i))
+			mask |= NAT_JSON_INTEGER;
+	}
+
+	if ((mask & param->types) == 0)
+	{
+		StringInfoData expected;
+		static const struct
+		{
+			int			bit;
+			const char *name;
+		}			names[] = {
+			{NAT_JSON_STRING, "a string"},
+			{NAT_JSON_INTEGER, "an integer"},
+			{NAT_JSON_NUMBER, "a number"},
+			{NAT_JSON_BOOLEAN, "a boolean"},
+			{NAT_JSON_OBJECT, "an object"},
+			{NAT_JSON_ARRAY, "an array"},
+		};
+		int			i;
+		int			n = 0;
+
+		initStringInfo(&expected);
+		for (i = 0; i < lengthof(names); i++)
+		{
+			if (param->types & names[i].bit)
+				appendStringInfo(&expected, "%s%s", n++ > 0 ? " or " : "", names[i].name);
+		}
+		nat_invalid_param(path, psprintf("Pass %s for \"%s\".", expected.data, param->name),
+						  "argument \"%s\" must be %s, not %s",
+						  param->name, expected.data,
+						  (mask == NAT_JSON_NUMBER && (param->types & NAT_JSON_INTEGER)) ?
+						  "a number with a fraction" : type);
+	}
+
+	if ((mask & NAT_JSON_INTEGER) && (param->types & NAT_JSON_INTEGER))
+	{
+		int64		i;
+		int64		maximum;
+
+		(void) json_integer_value(value, &i);
+		if (param->has_minimum && i < param->minimum)
+			nat_invalid_param(path, NULL,
+							  "argument \"%s\" must be at least " INT64_FORMAT,
+							  param->name, param->minimum);
+		if (param_maximum(param, &maximum) && i > maximum)
+			nat_invalid_param(path,
+							  psprintf("Pass at most " INT64_FORMAT ".", maximum),
+							  "argument \"%s\" must be at most " INT64_FORMAT "%s",
+							  param->name, maximum,
+							  param->maximum_setting ? " (the server's limit for your role)" : "");
+	}
+
+	if (mask == NAT_JSON_STRING && param->enum_values)
+	{
+		char	   *s = nat_json_value_text(value);
+		int			n = 0;
+		int			i;
+
+		while (param->enum_values[n])
+			n++;
+		for (i = 0; i < n; i++)
+			if (strcmp(s, param->enum_values[i]) == 0)
+				break;
+		if (i == n)
+		{
+			StringInfoData allowed;
+			const char *close = nat_closest_word(s, param->enum_values, n);
+
+			initStringInfo(&allowed);
+			for (i = 0; i < n; i++)
+				appendStringInfo(&allowed, "%s\"%s\"", i > 0 ? ", " : "", param->enum_values[i]);
+			nat_invalid_param(path,
+							  close ? psprintf("Did you mean \"%s\"?", close) :
+							  psprintf("Use one of %s.", allowed.data),
+							  "argument \"%s\" must be one of %s",
+							  param->name, allowed.data);
+		}
+	}
+
+	if (param->validate)
+		param->validate(value, path);
+}
+
+/*
+ * Validate a call's arguments against its tool's parameter table.
+ */
+void
+nat_validate_args(const ToolDef *tool, Jsonb *args)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	int			i;
+	const char **names = palloc(sizeof(char *) * Max(tool->nparams, 1));
+
+	for (i = 0; i < tool->nparams; i++)
+		names[i] = tool->params[i].name;
+
+	it = JsonbIteratorInit(&args->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		char	   *key;
+		const ToolParam *param = NULL;
+		char	   *path;
+
+		if (tok != WJB_KEY)
+			continue;
+		key = pnstrdup(v.val.string.val, v.val.string.len);
+		path = psprintf("$.%s", key);
+		for (i = 0; i < tool->nparams; i++)
+		{
+			if (strcmp(tool->params[i].name, key) == 0)
+			{
+				param = &tool->params[i];
+				break;
+			}
+		}
+		tok = JsonbIteratorNext(&it, &v, true);
+		Assert(tok == WJB_VALUE);
+		if (param == NULL)
+		{
+			const char *close = nat_closest_word(key, (const char *const *) names,
+												 tool->nparams);
+			StringInfoData known;
+
+			initStringInfo(&known);
+			for (i = 0; i < tool->nparams; i++)
+				appendStringInfo(&known, "%s%s", i > 0 ? ", " : "", names[i]);
+			nat_invalid_param(path,
+							  close ? psprintf("Did you mean \"%s\"?", close) :
+							  psprintf("Use only the arguments %s.", known.data),
+							  "unknown argument \"%s\" for tool %s", key, tool->name);
+		}
+		if (v.type == jbvNull && !param->required)
+			continue;
+		validate_param(param, &v, path);
+	}
+
+	for (i = 0; i < tool->nparams; i++)
+	{
+		if (tool->params[i].required && nat_arg_value(args, tool->params[i].name) == NULL)
+			nat_invalid_param(psprintf("$.%s", tool->params[i].name),
+							  psprintf("Add \"%s\": %s.", tool->params[i].name,
+									   tool->params[i].description),
+							  "missing required argument \"%s\"", tool->params[i].name);
+	}
+}
+
+/*
+ * An argument's value, or NULL when it is absent or JSON null.
+ */
+JsonbValue *
+nat_arg_value(Jsonb *args, const char *name)
+{
+	JsonbValue *v = getKeyJsonValueFromContainer(&args->root, name,
+												 strlen(name), NULL);
+
+	if (v == NULL || v->type == jbvNull)
+		return NULL;
+	return v;
+}
+
+JsonbValue *
+nat_arg(ToolCall *call, const char *name)
+{
+	return nat_arg_value(call->args, name);
+}
+
+/*
+ * A string argument (validated as a string), or NULL when absent.
+ */
+char *
+nat_arg_string(ToolCall *call, const char *name)
+{
+	JsonbValue *v = nat_arg(call, name);
+
+	if (v == NULL || v->type != jbvString)
+		return NULL;
+	return pnstrdup(v->val.string.val, v->val.string.len);
+}
+
+bool
+nat_arg_bool(ToolCall *call, const char *name, bool dflt)
+{
+	JsonbValue *v = nat_arg(call, name);
+
+	if (v == NULL || v->type != jbvBool)
+		return dflt;
+	return v->val.boolean;
+}
+
+int64
+nat_arg_int(ToolCall *call, const char *name, int64 dflt)
+{
+	JsonbValue *v = nat_arg(call, name);
+	int64		result;
+
+	if (v == NULL || v->type != jbvNumeric || !json_integer_value(v, &result))
+		return dflt;
+	return result;
+}

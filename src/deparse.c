@@ -1,0 +1,144 @@
+/*-------------------------------------------------------------------------
+ *
+ * deparse.c
+ *		  Pieces of generated SQL text.
+ *
+ * In the manner of postgres_fdw's deparse.c: names are printed from the
+ * catalog, never echoed from the agent's input; relations, types,
+ * operators and functions are always schema-qualified, so a hostile
+ * search_path (an "evil" schema with its own "=" operator placed first)
+ * cannot redirect generated SQL; values are only ever "$n" parameters.
+ *
+ * IDENTIFICATION
+ *		  src/deparse.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_operator.h"
+#include "catalog/pg_type.h"
+#include "neon_ai_tools.h"
+#include "parser/parse_oper.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+
+/*
+ * "schema"."relation"
+ */
+void
+nat_deparse_relation(StringInfo buf, Oid relid)
+{
+	appendStringInfoString(buf, nat_relation_display_name(relid));
+}
+
+/*
+ * A column of relid, by its catalog name.
+ */
+void
+nat_deparse_column(StringInfo buf, Oid relid, AttrNumber attnum)
+{
+	appendStringInfoString(buf, quote_identifier(get_attname(relid, attnum, false)));
+}
+
+/*
+ * A type name that resolves the same under any search_path.
+ */
+void
+nat_deparse_type(StringInfo buf, Oid typid, int32 typmod)
+{
+	appendStringInfoString(buf,
+						   format_type_extended(typid, typmod,
+												FORMAT_TYPE_FORCE_QUALIFY |
+												FORMAT_TYPE_TYPEMOD_GIVEN));
+}
+
+/*
+ * OPERATOR(schema.op)
+ */
+void
+nat_deparse_operator_name(StringInfo buf, Oid opno)
+{
+	HeapTuple	tuple;
+	Form_pg_operator form;
+
+	tuple = SearchSysCache1(OPEROID, ObjectIdGetDatum(opno));
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for operator %u", opno);
+	form = (Form_pg_operator) GETSTRUCT(tuple);
+	appendStringInfo(buf, "OPERATOR(%s.%s)",
+					 quote_identifier(get_namespace_name(form->oprnamespace)),
+					 NameStr(form->oprname));
+	ReleaseSysCache(tuple);
+}
+
+/*
+ * schema.function
+ */
+void
+nat_deparse_function_name(StringInfo buf, Oid funcid)
+{
+	appendStringInfoString(buf,
+						   quote_qualified_identifier(get_namespace_name(get_func_namespace(funcid)),
+													  get_func_name(funcid)));
+}
+
+/*
+ * $n
+ */
+void
+nat_deparse_param(StringInfo buf, int paramno)
+{
+	appendStringInfo(buf, "$%d", paramno);
+}
+
+/*
+ * The schema a type lives in.
+ */
+static char *
+type_schema_name(Oid typid)
+{
+	HeapTuple	tuple;
+	Oid			nspid;
+
+	tuple = SearchSysCache1(TYPEOID, ObjectIdGetDatum(typid));
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for type %u", typid);
+	nspid = ((Form_pg_type) GETSTRUCT(tuple))->typnamespace;
+	ReleaseSysCache(tuple);
+	return get_namespace_name(nspid);
+}
+
+/*
+ * Find the binary operator opname for (ltype, rtype) in pg_catalog, or
+ * failing that in the schema of ltype (where extension types keep their
+ * operators: citext, ltree, ...).  The search path is never consulted.
+ * Returns InvalidOid when there is none; the caller reports it.
+ */
+Oid
+nat_lookup_operator(const char *opname, Oid ltype, Oid rtype, const char *path)
+{
+	const char *schemas[2];
+	int			i;
+
+	schemas[0] = "pg_catalog";
+	schemas[1] = type_schema_name(ltype);
+	for (i = 0; i < 2; i++)
+	{
+		Operator	op;
+		Oid			result;
+
+		if (schemas[i] == NULL || (i == 1 && strcmp(schemas[1], "pg_catalog") == 0))
+			continue;
+		op = oper(NULL, list_make2(makeString(pstrdup(schemas[i])), makeString(pstrdup(opname))),
+				  ltype, rtype, true, -1);
+		if (op == NULL)
+			continue;
+		result = oprid(op);
+		ReleaseSysCache(op);
+		return result;
+	}
+	return InvalidOid;
+}

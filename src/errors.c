@@ -1,0 +1,283 @@
+/*-------------------------------------------------------------------------
+ *
+ * errors.c
+ *		  Tool errors raised by the extension, and error categories.
+ *
+ * Failures the extension finds itself (bad arguments, refused filters,
+ * caps) are described by a ToolError.  nat_throw() keeps the ToolError
+ * aside and raises an ordinary ERROR with a private SQLSTATE, so the same
+ * subtransaction machinery unwinds both our failures and PostgreSQL's; the
+ * catch block in execute.c takes the pending ToolError back.
+ *
+ * Categories follow DESIGN.md section 4: SQLSTATE first, then the fine
+ * category named by the extension.
+ *
+ * IDENTIFICATION
+ *		  src/errors.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "neon_ai_tools.h"
+#include "utils/memutils.h"
+
+/* the ToolError being raised, until execute.c takes it */
+static ToolError *pending_error = NULL;
+
+/* where a raised ToolError is kept: the current call's own context */
+static MemoryContext error_cxt = NULL;
+
+/*
+ * The fine categories, their portable names and whether retrying the same
+ * call may succeed.  constraint_violation's portable name depends on the
+ * SQLSTATE and is filled in by nat_classify_sqlstate().
+ */
+static const ErrorCategory categories[] = {
+	{"invalid_table", "resource_not_found", false},
+	{"invalid_column", "resource_not_found", false},
+	{"syntax_error", "syntax_error", false},
+	{"constraint_violation", "constraint_violation", false},
+	{"dependent_objects", "foreign_key_constraint", false},
+	{"already_exists", "resource_exists", false},
+	{"invalid_input", "invalid_input", false},
+	{"permission_denied", "permission_denied", false},
+	{"read_only_violation", "read_only", false},
+	{"timeout", "timeout", true},
+	{"conflict", "serialization_failure", true},
+	{"resource_exhausted", "resource_exhausted", true},
+	{"connection_error", "connection_error", true},
+	{"authentication_error", "permission_denied", false},
+	{"invalid_parameters", "invalid_request", false},
+	{"unknown_tool", "invalid_request", false},
+	{"confirmation_required", "confirmation_required", false},
+	{"limit_exceeded", "limit_exceeded", false},
+	{"tool_disabled", "permission_denied", false},
+	{"unknown_error", "unknown", false},
+};
+
+/*
+ * The category of a fine error type named by the extension.
+ */
+ErrorCategory
+nat_category_of(const char *error_type)
+{
+	int			i;
+
+	for (i = 0; i < lengthof(categories); i++)
+	{
+		if (strcmp(categories[i].error_type, error_type) == 0)
+			return categories[i];
+	}
+	return categories[lengthof(categories) - 1];
+}
+
+/*
+ * The category of a PostgreSQL error, by SQLSTATE.
+ */
+ErrorCategory
+nat_classify_sqlstate(int code)
+{
+	ErrorCategory c;
+
+	switch (code)
+	{
+		case ERRCODE_UNDEFINED_TABLE:
+		case ERRCODE_INVALID_SCHEMA_NAME:
+			return nat_category_of("invalid_table");
+		case ERRCODE_UNDEFINED_COLUMN:
+			return nat_category_of("invalid_column");
+		case ERRCODE_INSUFFICIENT_PRIVILEGE:
+			return nat_category_of("permission_denied");
+		case ERRCODE_READ_ONLY_SQL_TRANSACTION:
+			return nat_category_of("read_only_violation");
+		case ERRCODE_QUERY_CANCELED:
+		case ERRCODE_LOCK_NOT_AVAILABLE:
+			return nat_category_of("timeout");
+		case ERRCODE_T_R_SERIALIZATION_FAILURE:
+			return nat_category_of("conflict");
+		case ERRCODE_T_R_DEADLOCK_DETECTED:
+			c = nat_category_of("conflict");
+			c.portable_type = "deadlock";
+			return c;
+		case ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST:
+			return nat_category_of("dependent_objects");
+		case ERRCODE_DUPLICATE_TABLE:
+		case ERRCODE_DUPLICATE_COLUMN:
+		case ERRCODE_DUPLICATE_OBJECT:
+		case ERRCODE_DUPLICATE_SCHEMA:
+		case ERRCODE_DUPLICATE_FUNCTION:
+			return nat_category_of("already_exists");
+		case ERRCODE_FOREIGN_KEY_VIOLATION:
+			c = nat_category_of("constraint_violation");
+			c.portable_type = "foreign_key_constraint";
+			return c;
+		case ERRCODE_UNIQUE_VIOLATION:
+		case ERRCODE_EXCLUSION_VIOLATION:
+			c = nat_category_of("constraint_violation");
+			c.portable_type = "unique_constraint";
+			return c;
+		case ERRCODE_NOT_NULL_VIOLATION:
+			c = nat_category_of("constraint_violation");
+			c.portable_type = "not_null_constraint";
+			return c;
+		case ERRCODE_CHECK_VIOLATION:
+			c = nat_category_of("constraint_violation");
+			c.portable_type = "check_constraint";
+			return c;
+	}
+
+	switch (ERRCODE_TO_CATEGORY(code))
+	{
+		case ERRCODE_DATA_EXCEPTION:
+			return nat_category_of("invalid_input");
+		case ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION:
+			return nat_category_of("constraint_violation");
+		case ERRCODE_SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION:
+			return nat_category_of("syntax_error");
+		case ERRCODE_INSUFFICIENT_RESOURCES:
+		case ERRCODE_PROGRAM_LIMIT_EXCEEDED:
+			return nat_category_of("resource_exhausted");
+		case ERRCODE_CONNECTION_EXCEPTION:
+			return nat_category_of("connection_error");
+		case ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION:
+			return nat_category_of("authentication_error");
+		case ERRCODE_TRANSACTION_ROLLBACK:
+			return nat_category_of("conflict");
+	}
+	return nat_category_of("unknown_error");
+}
+
+/*
+ * psprintf() over a va_list.
+ */
+static char *
+pg_attribute_printf(1, 0)
+format_message(const char *fmt, va_list args)
+{
+	size_t		len = 128;
+
+	for (;;)
+	{
+		char	   *result = palloc(len);
+		va_list		copy;
+		size_t		needed;
+
+		va_copy(copy, args);
+		needed = pvsnprintf(result, len, fmt, copy);
+		va_end(copy);
+		if (needed < len)
+			return result;
+		pfree(result);
+		len = needed;
+	}
+}
+
+/*
+ * Make a ToolError of the given fine category, in the current memory
+ * context; nat_throw() copies it out of harm's way.
+ */
+ToolError *
+nat_error(const char *error_type, const char *fmt,...)
+{
+	ToolError  *err = palloc0(sizeof(ToolError));
+	va_list		args;
+
+	err->error_type = error_type;
+	va_start(args, fmt);
+	err->message = format_message(fmt, args);
+	va_end(args);
+	return err;
+}
+
+/*
+ * Set the context that raised ToolErrors are copied into; execute.c sets
+ * the call's own context, which outlives the call's subtransaction.
+ */
+void
+nat_set_error_context(MemoryContext cxt)
+{
+	error_cxt = cxt;
+}
+
+static char *
+copy_string(const char *s)
+{
+	return s ? pstrdup(s) : NULL;
+}
+
+static List *
+copy_string_list(List *list)
+{
+	List	   *copy = NIL;
+	ListCell   *lc;
+
+	foreach(lc, list)
+		copy = lappend(copy, pstrdup((const char *) lfirst(lc)));
+	return copy;
+}
+
+/*
+ * Raise a ToolError.  The ERROR unwinds the call's subtransaction, which
+ * frees the memory the error was built in, so it is copied first.
+ */
+void
+nat_throw(ToolError *err)
+{
+	MemoryContext old = MemoryContextSwitchTo(error_cxt ? error_cxt : ErrorContext);
+	ToolError  *copy = palloc0(sizeof(ToolError));
+
+	copy->error_type = err->error_type;
+	copy->message = copy_string(err->message);
+	copy->path = copy_string(err->path);
+	copy->suggestion = copy_string(err->suggestion);
+	copy->suggested_actions = copy_string_list(err->suggested_actions);
+	copy->affected_resources = copy_string_list(err->affected_resources);
+	copy->dependencies = copy_string_list(err->dependencies);
+	copy->hint = copy_string(err->hint);
+	copy->column = copy_string(err->column);
+	copy->position = err->position;
+	MemoryContextSwitchTo(old);
+
+	pending_error = copy;
+	ereport(ERROR,
+			(errcode(ERRCODE_NAT_TOOL_ERROR),
+			 errmsg_internal("%s", err->message)));
+	pg_unreachable();
+}
+
+/*
+ * Raise an invalid_parameters error about the argument at JSON path "path".
+ */
+void
+nat_invalid_param(const char *path, const char *suggestion, const char *fmt,...)
+{
+	ToolError  *err = palloc0(sizeof(ToolError));
+	va_list		args;
+
+	err->error_type = "invalid_parameters";
+	va_start(args, fmt);
+	err->message = format_message(fmt, args);
+	va_end(args);
+	err->path = path ? pstrdup(path) : NULL;
+	err->suggestion = suggestion ? pstrdup(suggestion) : NULL;
+	nat_throw(err);
+}
+
+/*
+ * Take the ToolError being raised, if the ERROR came from nat_throw().
+ */
+ToolError *
+nat_take_pending_error(void)
+{
+	ToolError  *err = pending_error;
+
+	pending_error = NULL;
+	return err;
+}
+
+void
+nat_clear_pending_error(void)
+{
+	pending_error = NULL;
+}

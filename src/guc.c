@@ -1,0 +1,174 @@
+/*-------------------------------------------------------------------------
+ *
+ * guc.c
+ *		  The neon_ai_tools.* settings.
+ *
+ * Guardrails (max_rows, max_response_bytes, max_timeout, lock_timeout,
+ * enabled_tools, read_only) are PGC_SUSET: only a superuser, or a role
+ * granted SET on the parameter, can change them, and an administrator sets
+ * per-role values with ALTER ROLE ... SET.  A role cannot loosen its own
+ * limits.  row_limit and timeout are user-settable defaults that are always
+ * clamped by the guardrails, and per-call arguments may only tighten.
+ *
+ * Limits are read from the C variables below, never through
+ * current_setting(): a placeholder value set by an unprivileged role before
+ * the library was loaded is re-checked (and refused) when we define the
+ * variable here.
+ *
+ * IDENTIFICATION
+ *		  src/guc.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <limits.h>
+
+#include "neon_ai_tools.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/varlena.h"
+
+char	   *nat_enabled_tools = NULL;
+bool		nat_read_only = false;
+int			nat_row_limit = 1000;
+int			nat_max_rows = 10000;
+int			nat_max_response_bytes = 1024 * 1024;
+int			nat_timeout_ms = 30000;
+int			nat_max_timeout_ms = 300000;
+int			nat_lock_timeout_ms = 5000;
+
+static bool check_enabled_tools(char **newval, void **extra, GucSource source);
+
+/*
+ * Define every setting; called once from _PG_init().
+ */
+void
+nat_define_settings(void)
+{
+	DefineCustomStringVariable("neon_ai_tools.enabled_tools",
+							   "Tools that ai_tool_list() shows and ai_tool_call() runs.",
+							   "A comma-separated list of tool names, or \"*\" for all tools.",
+							   &nat_enabled_tools,
+							   "*",
+							   PGC_SUSET,
+							   GUC_LIST_INPUT,
+							   check_enabled_tools, NULL, NULL);
+
+	DefineCustomBoolVariable("neon_ai_tools.read_only",
+							 "Runs every tool call read-only and hides the tools that write.",
+							 NULL,
+							 &nat_read_only,
+							 false,
+							 PGC_SUSET,
+							 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomIntVariable("neon_ai_tools.row_limit",
+							"Default number of rows a query tool returns.",
+							"Clamped to neon_ai_tools.max_rows.",
+							&nat_row_limit,
+							1000, 1, INT_MAX,
+							PGC_USERSET,
+							0,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("neon_ai_tools.max_rows",
+							"Maximum number of rows a tool call may return.",
+							NULL,
+							&nat_max_rows,
+							10000, 1, INT_MAX,
+							PGC_SUSET,
+							0,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("neon_ai_tools.max_response_bytes",
+							"Maximum size of the rows in one answer; rows past it are left out.",
+							NULL,
+							&nat_max_response_bytes,
+							1024 * 1024, 1024, INT_MAX,
+							PGC_SUSET,
+							GUC_UNIT_BYTE,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("neon_ai_tools.timeout",
+							"Default time limit of one tool call.",
+							"Clamped to neon_ai_tools.max_timeout.",
+							&nat_timeout_ms,
+							30000, 1, INT_MAX,
+							PGC_USERSET,
+							GUC_UNIT_MS,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("neon_ai_tools.max_timeout",
+							"Maximum time limit of one tool call.",
+							NULL,
+							&nat_max_timeout_ms,
+							300000, 1, INT_MAX,
+							PGC_SUSET,
+							GUC_UNIT_MS,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("neon_ai_tools.lock_timeout",
+							"Maximum time a tool call waits for a lock.",
+							"Zero lets a call wait for locks until its own timeout.",
+							&nat_lock_timeout_ms,
+							5000, 0, INT_MAX,
+							PGC_SUSET,
+							GUC_UNIT_MS,
+							NULL, NULL, NULL);
+
+	MarkGUCPrefixReserved("neon_ai_tools");
+}
+
+/*
+ * enabled_tools must be "*" or a syntactically valid list.  Unknown names
+ * are accepted (a list may name tools of a newer version) but match nothing.
+ */
+static bool
+check_enabled_tools(char **newval, void **extra, GucSource source)
+{
+	char	   *raw;
+	List	   *names;
+	bool		ok;
+
+	raw = pstrdup(*newval);
+	ok = SplitIdentifierString(raw, ',', &names);
+	list_free(names);
+	pfree(raw);
+	if (!ok)
+		GUC_check_errdetail("List syntax is invalid.");
+	return ok;
+}
+
+/*
+ * Is the tool in neon_ai_tools.enabled_tools?
+ */
+bool
+nat_tool_enabled(const char *name)
+{
+	char	   *raw;
+	List	   *names;
+	ListCell   *lc;
+	bool		found = false;
+
+	if (nat_enabled_tools == NULL || strcmp(nat_enabled_tools, "*") == 0)
+		return true;
+
+	raw = pstrdup(nat_enabled_tools);
+	if (!SplitIdentifierString(raw, ',', &names))
+		return false;			/* cannot happen: the check hook parsed it */
+	foreach(lc, names)
+	{
+		const char *item = (const char *) lfirst(lc);
+
+		if (strcmp(item, "*") == 0 || strcmp(item, name) == 0)
+		{
+			found = true;
+			break;
+		}
+	}
+	list_free(names);
+	pfree(raw);
+	return found;
+}

@@ -1,0 +1,435 @@
+/*-------------------------------------------------------------------------
+ *
+ * names.c
+ *		  Table and column names resolved through the catalog.
+ *
+ * An agent names a table as "users", "public.users" or "\"Odd Name\"".  The
+ * name is resolved once, through the caller's search_path, to an OID; the
+ * generated SQL then prints the catalog's own names, schema-qualified and
+ * quoted, so the agent's text never reaches SQL.  A name that matches
+ * nothing gets the closest names the caller may actually use.
+ *
+ * Unquoted names are tried as written and then folded to lower case, so
+ * both "Orders" (for orders) and "MixedCase" (for a quoted "MixedCase")
+ * resolve.
+ *
+ * IDENTIFICATION
+ *		  src/names.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/relation.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "catalog/catalog.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_attribute.h"
+#include "catalog/pg_class.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "neon_ai_tools.h"
+#include "nodes/makefuncs.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/formatting.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/syscache.h"
+#include "utils/varlena.h"
+
+/* one identifier of a dotted or comma-separated name */
+typedef struct NamePart
+{
+	char	   *name;
+	bool		quoted;
+} NamePart;
+
+/*
+ * Split text on sep outside double quotes; parts are trimmed and kept raw.
+ */
+List *
+nat_split_top_level(const char *text, char sep)
+{
+	List	   *parts = NIL;
+	const char *start = text;
+	const char *p;
+	bool		in_quotes = false;
+
+	for (p = text;; p++)
+	{
+		if (*p == '"')
+			in_quotes = !in_quotes;
+		else if ((*p == sep && !in_quotes) || *p == '\0')
+		{
+			const char *b = start;
+			const char *e = p;
+
+			while (b < e && isspace((unsigned char) *b))
+				b++;
+			while (e > b && isspace((unsigned char) e[-1]))
+				e--;
+			parts = lappend(parts, pnstrdup(b, e - b));
+			if (*p == '\0')
+				break;
+			start = p + 1;
+		}
+	}
+	return parts;
+}
+
+/*
+ * Read one identifier at the start of *p: a double-quoted identifier (with
+ * "" for a quote) or a run of characters up to white space.  Advances *p
+ * past it.  Returns NULL if there is no well-formed identifier.
+ */
+char *
+nat_read_identifier(const char **p, bool *quoted)
+{
+	const char *s = *p;
+	StringInfoData buf;
+
+	while (isspace((unsigned char) *s))
+		s++;
+	initStringInfo(&buf);
+	*quoted = (*s == '"');
+	if (*quoted)
+	{
+		s++;
+		for (;;)
+		{
+			if (*s == '\0')
+				return NULL;	/* unterminated */
+			if (*s == '"')
+			{
+				if (s[1] != '"')
+					break;
+				s++;
+			}
+			appendStringInfoChar(&buf, *s++);
+		}
+		s++;
+	}
+	else
+	{
+		while (*s && !isspace((unsigned char) *s))
+			appendStringInfoChar(&buf, *s++);
+	}
+	*p = s;
+	if (buf.len == 0)
+		return NULL;
+	return buf.data;
+}
+
+/*
+ * Parse a possibly qualified, possibly quoted name into its parts.
+ */
+static List *
+parse_qualified_name(const char *text, const char *path)
+{
+	List	   *parts = NIL;
+	ListCell   *lc;
+
+	foreach(lc, nat_split_top_level(text, '.'))
+	{
+		const char *raw = lfirst(lc);
+		const char *p = raw;
+		NamePart   *part = palloc(sizeof(NamePart));
+
+		part->name = nat_read_identifier(&p, &part->quoted);
+		while (isspace((unsigned char) *p))
+			p++;
+		if (part->name == NULL || *p != '\0')
+			nat_invalid_param(path,
+							  "Pass a table name such as \"orders\" or \"sales.orders\"; double-quote names with spaces or dots.",
+							  "invalid name \"%s\"", text);
+		parts = lappend(parts, part);
+	}
+	return parts;
+}
+
+/*
+ * The name folded to lower case, or NULL if folding changes nothing.
+ */
+static char *
+folded(NamePart *part)
+{
+	char	   *lower;
+
+	if (part->quoted)
+		return NULL;
+	lower = asc_tolower(part->name, strlen(part->name));
+	if (strcmp(lower, part->name) == 0)
+		return NULL;
+	return lower;
+}
+
+/*
+ * May the caller see this relation at all (for suggestions and listings)?
+ */
+static bool
+relation_visible_to_caller(Oid relid, Oid nspid)
+{
+	Oid			userid = GetUserId();
+
+	if (pg_namespace_aclcheck(nspid, userid, ACL_USAGE) != ACLCHECK_OK)
+		return false;
+	if (pg_class_aclmask(relid, userid,
+						 ACL_SELECT | ACL_INSERT | ACL_UPDATE | ACL_DELETE,
+						 ACLMASK_ANY) != 0)
+		return true;
+	return pg_attribute_aclcheck_all(relid, userid, ACL_SELECT | ACL_INSERT | ACL_UPDATE,
+									 ACLMASK_ANY) == ACLCHECK_OK;
+}
+
+/*
+ * The closest table names the caller may use, best first (at most three).
+ */
+static List *
+closest_tables(const char *schema, const char *relname)
+{
+	List	   *names = NIL;
+	int			best[3] = {INT_MAX, INT_MAX, INT_MAX};
+	char	   *picked[3] = {NULL, NULL, NULL};
+	int			maxd = Max(2, (int) strlen(relname) / 2);
+	char	   *target = asc_tolower(relname, strlen(relname));
+	int			i;
+	Relation	classrel;
+	TableScanDesc scan;
+	HeapTuple	tuple;
+
+	classrel = table_open(RelationRelationId, AccessShareLock);
+	scan = table_beginscan_catalog(classrel, 0, NULL);
+	while ((tuple = heap_getnext(scan, ForwardScanDirection)) != NULL)
+	{
+		Form_pg_class form = (Form_pg_class) GETSTRUCT(tuple);
+		const char *cand = NameStr(form->relname);
+		char	   *lower;
+		int			d;
+		int			slot;
+
+		if (!(form->relkind == RELKIND_RELATION || form->relkind == RELKIND_VIEW ||
+			  form->relkind == RELKIND_MATVIEW || form->relkind == RELKIND_FOREIGN_TABLE ||
+			  form->relkind == RELKIND_PARTITIONED_TABLE))
+			continue;
+		if (IsCatalogNamespace(form->relnamespace) ||
+			IsToastNamespace(form->relnamespace) ||
+			isAnyTempNamespace(form->relnamespace))
+			continue;
+		lower = asc_tolower(cand, strlen(cand));
+		d = varstr_levenshtein_less_equal(target, strlen(target), lower,
+										  strlen(lower), 1, 1, 1, maxd, true);
+		pfree(lower);
+		if (d > maxd || d >= best[2])
+			continue;
+		if (!relation_visible_to_caller(form->oid, form->relnamespace))
+			continue;
+		slot = 2;
+		while (slot > 0 && d < best[slot - 1])
+		{
+			best[slot] = best[slot - 1];
+			picked[slot] = picked[slot - 1];
+			slot--;
+		}
+		best[slot] = d;
+		picked[slot] = quote_qualified_identifier(get_namespace_name(form->relnamespace), cand);
+	}
+	table_endscan(scan);
+	table_close(classrel, AccessShareLock);
+
+	for (i = 0; i < 3; i++)
+		if (picked[i])
+			names = lappend(names, picked[i]);
+	return names;
+}
+
+/*
+ * Raise invalid_table for a name that resolved to nothing.
+ */
+static void
+report_missing_table(const char *text, const char *schema, const char *relname,
+					 const char *path)
+{
+	ToolError  *err;
+	List	   *close = closest_tables(schema, relname);
+	ListCell   *lc;
+
+	err = nat_error("invalid_table", "table \"%s\" does not exist", text);
+	err->path = pstrdup(path);
+	err->affected_resources = list_make1(pstrdup(text));
+	if (close != NIL)
+	{
+		StringInfoData buf;
+
+		initStringInfo(&buf);
+		appendStringInfoString(&buf, "Did you mean ");
+		foreach(lc, close)
+		{
+			if (foreach_current_index(lc) > 0)
+				appendStringInfoString(&buf, foreach_current_index(lc) == list_length(close) - 1 ? " or " : ", ");
+			appendStringInfo(&buf, "\"%s\"", (char *) lfirst(lc));
+			err->suggested_actions = lappend(err->suggested_actions,
+											 psprintf("Retry with \"table\": \"%s\".", (char *) lfirst(lc)));
+		}
+		appendStringInfoChar(&buf, '?');
+		err->suggestion = buf.data;
+	}
+	else
+		err->suggestion = pstrdup("Call list_tables to see the tables you can use.");
+	err->suggested_actions = lappend(err->suggested_actions,
+									 pstrdup("Call list_tables to see the tables you can use."));
+	nat_throw(err);
+}
+
+/*
+ * Resolve a table (or view) name to its OID, taking AccessShareLock.
+ */
+Oid
+nat_resolve_table(const char *name, const char *path)
+{
+	List	   *parts = parse_qualified_name(name, path);
+	NamePart   *schema = NULL;
+	NamePart   *rel;
+	Oid			relid = InvalidOid;
+	char		relkind;
+	int			attempt;
+
+	if (list_length(parts) > 2)
+		nat_invalid_param(path, "Pass \"table\" or \"schema.table\".",
+						  "too many dotted names in \"%s\"", name);
+	if (list_length(parts) == 2)
+		schema = linitial(parts);
+	rel = llast(parts);
+
+	/* as written, then with unquoted parts folded to lower case */
+	for (attempt = 0; attempt < 4 && !OidIsValid(relid); attempt++)
+	{
+		char	   *s = schema ? schema->name : NULL;
+		char	   *r = rel->name;
+
+		if (attempt & 1)
+		{
+			if (!folded(rel))
+				continue;
+			r = folded(rel);
+		}
+		if (attempt & 2)
+		{
+			if (!schema || !folded(schema))
+				continue;
+			s = folded(schema);
+		}
+		relid = RangeVarGetRelid(makeRangeVar(s, r, -1), AccessShareLock, true);
+	}
+
+	if (!OidIsValid(relid))
+		report_missing_table(name, schema ? schema->name : NULL, rel->name, path);
+
+	relkind = get_rel_relkind(relid);
+	if (!(relkind == RELKIND_RELATION || relkind == RELKIND_VIEW ||
+		  relkind == RELKIND_MATVIEW || relkind == RELKIND_FOREIGN_TABLE ||
+		  relkind == RELKIND_PARTITIONED_TABLE))
+	{
+		ToolError  *err = nat_error("invalid_table",
+									"\"%s\" is not a table or view", name);
+
+		err->path = pstrdup(path);
+		err->suggestion = pstrdup("Call list_tables to see the tables you can use.");
+		nat_throw(err);
+	}
+	return relid;
+}
+
+/*
+ * The closest column names of relid the caller may read (at most three).
+ */
+static List *
+closest_columns(Oid relid, const char *name)
+{
+	Relation	rel = relation_open(relid, AccessShareLock);
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	char	   *target = asc_tolower(name, strlen(name));
+	int			maxd = Max(2, (int) strlen(name) / 2);
+	List	   *result = NIL;
+	int			best = INT_MAX;
+	int			i;
+
+	for (i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+		char	   *lower;
+		int			d;
+
+		if (att->attisdropped)
+			continue;
+		if (pg_attribute_aclcheck(relid, att->attnum, GetUserId(), ACL_SELECT) != ACLCHECK_OK &&
+			pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+			continue;
+		lower = asc_tolower(NameStr(att->attname), strlen(NameStr(att->attname)));
+		d = varstr_levenshtein_less_equal(target, strlen(target), lower, strlen(lower),
+										  1, 1, 1, maxd, true);
+		if (d > maxd)
+			continue;
+		if (d < best)
+		{
+			list_free(result);
+			result = NIL;
+			best = d;
+		}
+		if (d == best)
+			result = lappend(result, pstrdup(NameStr(att->attname)));
+	}
+	relation_close(rel, AccessShareLock);
+	return result;
+}
+
+/*
+ * Resolve a column of relid, as written or folded to lower case.  System
+ * columns are not offered to agents.
+ */
+AttrNumber
+nat_resolve_column(Oid relid, const char *name, const char *path)
+{
+	AttrNumber	attnum = get_attnum(relid, name);
+
+	if (attnum == InvalidAttrNumber)
+	{
+		char	   *lower = asc_tolower(name, strlen(name));
+
+		attnum = get_attnum(relid, lower);
+	}
+	if (attnum <= 0)
+	{
+		char	   *relname = nat_relation_display_name(relid);
+		ToolError  *err = nat_error("invalid_column",
+									"column \"%s\" does not exist in table %s",
+									name, relname);
+		List	   *close = closest_columns(relid, name);
+
+		err->path = pstrdup(path);
+		err->column = pstrdup(name);
+		err->affected_resources = list_make2(relname, psprintf("%s.%s", relname, quote_identifier(name)));
+		if (close != NIL)
+		{
+			err->suggestion = psprintf("Did you mean \"%s\"?", (char *) linitial(close));
+			err->suggested_actions = list_make1(psprintf("Use the column \"%s\".", (char *) linitial(close)));
+		}
+		else
+			err->suggestion = psprintf("Call describe_table for %s to see its columns.", relname);
+		nat_throw(err);
+	}
+	return attnum;
+}
+
+/*
+ * "schema.table", each part quoted only if needed.
+ */
+char *
+nat_relation_display_name(Oid relid)
+{
+	return quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+									  get_rel_name(relid));
+}

@@ -1,0 +1,87 @@
+/*-------------------------------------------------------------------------
+ *
+ * neon_ai_tools.c
+ *		  SQL entry points of the neon_ai_tools extension.
+ *
+ * Thin shells: they check the SQL-level arguments and hand over to the
+ * registry (ai_tool_list) or the execution core (ai_tool_call).  Misuse of
+ * the SQL API itself raises an ordinary ERROR; everything that goes wrong
+ * inside a tool comes back as an error answer.
+ *
+ * IDENTIFICATION
+ *		  src/neon_ai_tools.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "neon_ai_tools.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+
+PG_MODULE_MAGIC;
+
+void		_PG_init(void);
+
+PG_FUNCTION_INFO_V1(ai_tool_list);
+PG_FUNCTION_INFO_V1(ai_tool_call);
+
+/*
+ * Module load: define the settings.
+ */
+void
+_PG_init(void)
+{
+	nat_define_settings();
+}
+
+/*
+ * ai_tool_list(format text DEFAULT 'native') returns jsonb
+ *
+ * The catalog of the tools enabled for the caller.
+ */
+Datum
+ai_tool_list(PG_FUNCTION_ARGS)
+{
+	char	   *format;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("format must not be null"),
+				 errhint("Valid formats are \"native\", \"openai\", \"anthropic\" and \"mcp\".")));
+	format = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	PG_RETURN_JSONB_P(nat_tool_catalog(format));
+}
+
+/*
+ * ai_tool_call(name text, args jsonb DEFAULT '{}') returns jsonb
+ *
+ * Runs one tool as the caller.  NULL args mean no arguments.
+ */
+Datum
+ai_tool_call(PG_FUNCTION_ARGS)
+{
+	char	   *name;
+	Jsonb	   *args;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("tool name must not be null"),
+				 errhint("Call ai_tool_list() to see the tools.")));
+	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+
+	if (PG_ARGISNULL(1))
+		args = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum("{}")));
+	else
+		args = PG_GETARG_JSONB_P(1);
+	if (!JB_ROOT_IS_OBJECT(args) || JB_ROOT_IS_SCALAR(args))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("tool arguments must be a JSON object"),
+				 errhint("Pass the arguments as an object, e.g. '{\"table\": \"orders\"}'.")));
+
+	PG_RETURN_JSONB_P(nat_run_tool_call(name, args));
+}

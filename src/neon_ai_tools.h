@@ -1,0 +1,313 @@
+/*-------------------------------------------------------------------------
+ *
+ * neon_ai_tools.h
+ *		  Shared declarations of the neon_ai_tools extension.
+ *
+ * One header for the whole module, grouped by the file that defines each
+ * declaration (the postgres_fdw convention).  The flow of one call is:
+ *
+ *	 ai_tool_call()  (neon_ai_tools.c, thin entry point)
+ *	   -> registry lookup and argument validation    (registry.c, args.c)
+ *	   -> run_tool_call(): subtransaction, timer,      (execute.c, call_timer.c)
+ *		  read-only GUC nest level, error capture
+ *		 -> the tool's handler (tool_select.c, ...):
+ *			  resolve names through the catalog          (names.c)
+ *			  build SQL with bound parameters            (deparse.c, filter.c,
+ *														  filter_sql.c, values.c)
+ *			  stream rows under the caps into jsonb      (execute.c, jsonb_out.c)
+ *	   -> the response envelope, success or error        (response.c, errors.c)
+ *
+ * IDENTIFICATION
+ *		  src/neon_ai_tools.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef NEON_AI_TOOLS_H
+#define NEON_AI_TOOLS_H
+
+#include "postgres.h"
+
+#include "lib/stringinfo.h"
+#include "nodes/pg_list.h"
+#include "portability/instr_time.h"
+#include "utils/jsonb.h"
+#include "utils/relcache.h"
+
+#include "compat.h"
+
+#define NAT_VERSION "0.1"
+
+/* ---- in guc.c: settings (see README "Settings") ---- */
+
+typedef enum NatRequireSsl
+{
+	NAT_REQUIRE_SSL_OFF,
+	NAT_REQUIRE_SSL_REMOTE,
+	NAT_REQUIRE_SSL_ON
+} NatRequireSsl;
+
+extern char *nat_enabled_tools;
+extern bool nat_read_only;
+extern int	nat_row_limit;
+extern int	nat_max_rows;
+extern int	nat_max_response_bytes;
+extern int	nat_timeout_ms;
+extern int	nat_max_timeout_ms;
+extern int	nat_lock_timeout_ms;
+
+extern void nat_define_settings(void);
+extern bool nat_tool_enabled(const char *name);
+
+/* ---- in registry.c: the tools and their parameter tables ---- */
+
+/* JSON types a parameter accepts (bit mask) */
+#define NAT_JSON_STRING		0x01
+#define NAT_JSON_INTEGER	0x02
+#define NAT_JSON_NUMBER		0x04
+#define NAT_JSON_BOOLEAN	0x08
+#define NAT_JSON_OBJECT		0x10
+#define NAT_JSON_ARRAY		0x20
+
+struct ToolCall;
+
+/*
+ * One parameter of a tool.  The same row generates the JSON Schema shown by
+ * ai_tool_list() and drives the validation in args.c: there is one source of
+ * truth for what a tool accepts.
+ */
+typedef struct ToolParam
+{
+	const char *name;
+	int			types;			/* NAT_JSON_* mask */
+	bool		required;
+	const char *description;	/* written for an LLM */
+	const char *const *enum_values; /* NULL-terminated, for strings */
+	bool		has_minimum;
+	int64		minimum;
+	bool		has_maximum;
+	int64		maximum;
+	int		   *maximum_setting;	/* a setting that caps the value */
+	const char *default_json;	/* JSON text, or NULL */
+	const char *examples_json;	/* JSON array text, or NULL */
+	const char *items_schema;	/* JSON Schema text of array items */
+	const char *object_schema;	/* extra JSON Schema keys for objects */
+	/* deeper structural check of a present value, or NULL */
+	void		(*validate) (JsonbValue *value, const char *path);
+} ToolParam;
+
+typedef void (*ToolHandler) (struct ToolCall *call);
+
+typedef struct ToolDef
+{
+	const char *name;
+	const char *title;
+	const char *description;
+	const ToolParam *params;
+	int			nparams;
+	bool		read_only;		/* never writes: runs read-only */
+	bool		destructive;
+	bool		idempotent;
+	ToolHandler handler;
+} ToolDef;
+
+extern const ToolDef *nat_find_tool(const char *name);
+extern bool nat_tool_available(const ToolDef *tool);
+extern char *nat_available_tool_names(void);
+extern Jsonb *nat_tool_catalog(const char *format);
+extern const char *nat_closest_tool_name(const char *name);
+
+/* ---- in args.c: argument validation and access ---- */
+
+extern void nat_validate_args(const ToolDef *tool, Jsonb *args);
+extern JsonbValue *nat_arg_value(Jsonb *args, const char *name);
+extern JsonbValue *nat_arg(struct ToolCall *call, const char *name);
+extern char *nat_arg_string(struct ToolCall *call, const char *name);
+extern bool nat_arg_bool(struct ToolCall *call, const char *name, bool dflt);
+extern int64 nat_arg_int(struct ToolCall *call, const char *name, int64 dflt);
+extern const char *nat_json_type_name(JsonbValue *value);
+extern char *nat_json_value_text(JsonbValue *value);
+extern const char *nat_closest_word(const char *word, const char *const *candidates,
+									int ncandidates);
+
+/* ---- in errors.c: tool errors and their categories ---- */
+
+/*
+ * A failure found by the extension itself (bad arguments, a refused
+ * filter, a cap) rather than by PostgreSQL.  It is raised with
+ * nat_throw(), which stores it and raises an ERROR with
+ * ERRCODE_NAT_TOOL_ERROR; run_tool_call() turns it into the error envelope.
+ */
+typedef struct ToolError
+{
+	const char *error_type;		/* fine category (DESIGN.md section 4) */
+	char	   *message;
+	char	   *path;			/* JSON path of the argument at fault */
+	char	   *suggestion;
+	List	   *suggested_actions;	/* of char * */
+	List	   *affected_resources; /* of char * */
+	List	   *dependencies;	/* of char * */
+	char	   *hint;
+	char	   *column;
+	int			position;		/* 1-based, in the agent's own text */
+} ToolError;
+
+/* private SQLSTATE used only to carry a ToolError through an ERROR */
+#define ERRCODE_NAT_TOOL_ERROR	MAKE_SQLSTATE('N','A','T','0','1')
+
+extern ToolError *nat_error(const char *error_type, const char *fmt,...) pg_attribute_printf(2, 3);
+extern void nat_throw(ToolError *err) pg_attribute_noreturn();
+extern void nat_invalid_param(const char *path, const char *suggestion,
+							  const char *fmt,...) pg_attribute_printf(3, 4) pg_attribute_noreturn();
+extern void nat_set_error_context(MemoryContext cxt);
+extern ToolError *nat_take_pending_error(void);
+extern void nat_clear_pending_error(void);
+
+typedef struct ErrorCategory
+{
+	const char *error_type;		/* fine */
+	const char *portable_type;	/* portable */
+	bool		retryable;
+} ErrorCategory;
+
+extern ErrorCategory nat_classify_sqlstate(int sqlerrcode);
+extern ErrorCategory nat_category_of(const char *error_type);
+
+/* ---- in call_timer.c: the private per-call timeout ---- */
+
+extern void nat_timer_arm(int timeout_ms);
+extern void nat_timer_disarm(void);
+extern bool nat_timer_fired(void);
+
+/* ---- in values.c: query parameters and JSON to Datum conversion ---- */
+
+/*
+ * The bound parameters of one generated statement: $1 is index 0.  Nulls
+ * use SPI's convention (' ' = not null, 'n' = null).
+ */
+typedef struct QueryParams
+{
+	int			count;
+	int			capacity;
+	Oid		   *types;
+	Datum	   *values;
+	char	   *nulls;
+} QueryParams;
+
+extern void nat_params_init(QueryParams *params);
+extern int	nat_params_add(QueryParams *params, Oid type, Datum value, bool isnull);
+extern Datum nat_json_to_datum(JsonbValue *value, Oid typid, int32 typmod,
+							   bool *isnull);
+
+/* ---- in names.c: names resolved through the catalog ---- */
+
+extern Oid	nat_resolve_table(const char *name, const char *path);
+extern AttrNumber nat_resolve_column(Oid relid, const char *name, const char *path);
+extern List *nat_split_top_level(const char *text, char sep);
+extern char *nat_read_identifier(const char **p, bool *quoted);
+extern char *nat_relation_display_name(Oid relid);
+
+/* ---- in deparse.c: SQL text generation (postgres_fdw style) ---- */
+
+extern void nat_deparse_relation(StringInfo buf, Oid relid);
+extern void nat_deparse_column(StringInfo buf, Oid relid, AttrNumber attnum);
+extern void nat_deparse_type(StringInfo buf, Oid typid, int32 typmod);
+extern void nat_deparse_operator_name(StringInfo buf, Oid opno);
+extern void nat_deparse_function_name(StringInfo buf, Oid funcid);
+extern void nat_deparse_param(StringInfo buf, int paramno);
+extern Oid	nat_lookup_operator(const char *opname, Oid ltype, Oid rtype,
+								const char *path);
+
+/* ---- in filter.c and filter_sql.c: the where argument ---- */
+
+extern void nat_deparse_where(StringInfo buf, Oid relid, JsonbValue *where,
+							  QueryParams *params, const char *path);
+extern void nat_deparse_sql_condition(StringInfo buf, Oid relid,
+									  const char *condition,
+									  QueryParams *params, const char *path);
+
+/* ---- in jsonb_out.c: building jsonb ---- */
+
+typedef struct ColumnOutput
+{
+	char	   *key;			/* de-duplicated key in the row object */
+	char	   *name;			/* the column's own name */
+	Oid			typid;
+	char	   *type_name;
+	int			category;		/* how the value is converted */
+	FmgrInfo	to_jsonb;		/* fallback converter */
+} ColumnOutput;
+
+extern void nat_push_key(JsonbParseState **state, const char *key);
+extern void nat_push_string(JsonbParseState **state, const char *key, const char *value);
+extern void nat_push_bool(JsonbParseState **state, const char *key, bool value);
+extern void nat_push_int(JsonbParseState **state, const char *key, int64 value);
+extern void nat_push_string_array(JsonbParseState **state, const char *key, List *values);
+extern void nat_push_jsonb(JsonbParseState **state, const char *key, Jsonb *value);
+extern ColumnOutput *nat_prepare_columns(TupleDesc tupdesc, MemoryContext cxt);
+extern Size nat_datum_to_jsonb_value(ColumnOutput *col, Datum value,
+									 bool isnull, JsonbValue *out);
+
+/* ---- in execute.c: the execution core ---- */
+
+/* What one call has found so far; filled by the tool, read by response.c */
+typedef struct ToolCall
+{
+	const char *tool_name;		/* as the caller named it */
+	const ToolDef *tool;		/* NULL until found */
+	Jsonb	   *args;
+	MemoryContext cxt;			/* lives until the answer is built */
+	instr_time	start;
+	int			timeout_ms;		/* effective, after clamping */
+	bool		read_only;		/* run with transaction_read_only = on */
+	bool		timed_out;		/* our timer ended the call */
+
+	/* reported in the envelope */
+	const char *operation;
+	char	   *table;			/* schema-qualified display name */
+	char	   *query;			/* generated SQL, with $n placeholders */
+	char	   *query_source;	/* the agent's own SQL text, if any */
+
+	/* the success envelope under construction (in cxt) */
+	JsonbParseState *state;
+} ToolCall;
+
+/* row caps for one query */
+typedef struct RowCaps
+{
+	int64		max_rows;
+	int64		max_bytes;
+} RowCaps;
+
+/* what a streamed query produced */
+typedef struct RowResult
+{
+	int64		row_count;
+	bool		truncated;
+	const char *truncation_reason;	/* "row_limit" or "byte_limit" */
+	int64		truncation_limit;
+} RowResult;
+
+extern Jsonb *nat_run_tool_call(const char *name, Jsonb *args);
+extern void nat_stream_query(ToolCall *call, const char *sql,
+							 QueryParams *params, RowCaps caps,
+							 RowResult *result);
+extern int	nat_effective_timeout(ToolCall *call);
+extern RowCaps nat_effective_row_caps(ToolCall *call);
+
+/* ---- in response.c: the envelope ---- */
+
+extern void nat_response_begin(ToolCall *call);
+extern Jsonb *nat_response_finish(ToolCall *call);
+extern void nat_response_rows(ToolCall *call, RowResult *result);
+extern Jsonb *nat_error_response(ToolCall *call, ErrorData *edata,
+								 ToolError *err);
+extern char *nat_format_elapsed(instr_time start);
+
+/* ---- the tools ---- */
+
+/* in tool_select.c */
+extern const ToolDef nat_tool_select_query;
+extern void nat_validate_columns(JsonbValue *value, const char *path);
+extern void nat_validate_order_by(JsonbValue *value, const char *path);
+
+#endif							/* NEON_AI_TOOLS_H */

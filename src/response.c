@@ -1,0 +1,237 @@
+/*-------------------------------------------------------------------------
+ *
+ * response.c
+ *		  The response envelope of DESIGN.md section 3.
+ *
+ * Every answer is one jsonb object.  Keys are absent when they do not
+ * apply, never null, and the structured error arrays are omitted rather
+ * than empty.  (jsonb orders object keys by length and then bytes; the
+ * "columns" array keeps the column order of the rows.)
+ *
+ * IDENTIFICATION
+ *		  src/response.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "neon_ai_tools.h"
+#include "utils/elog.h"
+
+/*
+ * "12.3ms": time since the call started.
+ */
+char *
+nat_format_elapsed(instr_time start)
+{
+	instr_time	now;
+
+	INSTR_TIME_SET_CURRENT(now);
+	INSTR_TIME_SUBTRACT(now, start);
+	return psprintf("%.1fms", INSTR_TIME_GET_MILLISEC(now));
+}
+
+/*
+ * Start the success answer; the tool adds its own keys to call->state.
+ */
+void
+nat_response_begin(ToolCall *call)
+{
+	call->state = NULL;
+	pushJsonbValue(&call->state, WJB_BEGIN_OBJECT, NULL);
+}
+
+/*
+ * Keys every answer carries about the call itself.
+ */
+static void
+push_call_keys(JsonbParseState **state, ToolCall *call)
+{
+	nat_push_string(state, "tool", call->tool_name);
+	if (call->operation)
+		nat_push_string(state, "operation", call->operation);
+	if (call->table)
+		nat_push_string(state, "table", call->table);
+	nat_push_string(state, "executionTime", nat_format_elapsed(call->start));
+}
+
+/*
+ * Close the success answer.
+ */
+Jsonb *
+nat_response_finish(ToolCall *call)
+{
+	nat_push_bool(&call->state, "success", true);
+	nat_push_string(&call->state, "status", "success");
+	push_call_keys(&call->state, call);
+	return JsonbValueToJsonb(pushJsonbValue(&call->state, WJB_END_OBJECT, NULL));
+}
+
+/*
+ * rowCount and the truncation report of a streamed query.
+ */
+void
+nat_response_rows(ToolCall *call, RowResult *result)
+{
+	JsonbParseState **state = &call->state;
+
+	nat_push_int(state, "rowCount", result->row_count);
+	nat_push_bool(state, "truncated", result->truncated);
+	if (result->truncated)
+	{
+		const char *what = strcmp(result->truncation_reason, "row_limit") == 0 ?
+			"rows" : "bytes";
+
+		nat_push_key(state, "truncation");
+		pushJsonbValue(state, WJB_BEGIN_OBJECT, NULL);
+		nat_push_string(state, "reason", result->truncation_reason);
+		nat_push_int(state, "limit", result->truncation_limit);
+		pushJsonbValue(state, WJB_END_OBJECT, NULL);
+		nat_push_string(state, "warning",
+						psprintf("Result truncated to the first " INT64_FORMAT " rows: the %s limit of " INT64_FORMAT " %s was reached. More rows match; narrow the filter, or page with offset and order_by.",
+								 result->row_count,
+								 strcmp(what, "rows") == 0 ? "row" : "byte",
+								 result->truncation_limit, what));
+	}
+}
+
+/*
+ * One sentence of advice for a category, when nothing more specific is
+ * known.
+ */
+static char *
+default_suggestion(ToolCall *call, const char *error_type)
+{
+	if (strcmp(error_type, "timeout") == 0)
+		return psprintf("The call was stopped after %d ms. Narrow the filter, lower the limit, or raise timeout_ms (at most %d ms).",
+						call->timeout_ms, nat_max_timeout_ms);
+	if (strcmp(error_type, "permission_denied") == 0)
+		return call->table ?
+			psprintf("The role you run as lacks a privilege on %s; ask the database administrator for it, or use another table.", call->table) :
+			pstrdup("The role you run as lacks a privilege; ask the database administrator for it.");
+	if (strcmp(error_type, "read_only_violation") == 0)
+		return pstrdup("This call runs read-only, so nothing may be written; read the data instead, or use a write tool if one is enabled.");
+	if (strcmp(error_type, "invalid_input") == 0)
+		return pstrdup("A value does not fit the column's type; pass it in the type's own format.");
+	if (strcmp(error_type, "conflict") == 0)
+		return pstrdup("A concurrent transaction conflicted; retry the whole operation.");
+	if (strcmp(error_type, "resource_exhausted") == 0)
+		return pstrdup("The server ran short of a resource; retry later with a smaller request.");
+	if (strcmp(error_type, "syntax_error") == 0)
+		return pstrdup("Fix the SQL syntax and retry.");
+	if (strcmp(error_type, "invalid_parameters") == 0)
+		return pstrdup("Fix the argument as the tool's JSON Schema describes and retry.");
+	return NULL;
+}
+
+/*
+ * Build the error answer from a PostgreSQL error (edata) or, when err is
+ * set, from a failure the extension found itself.
+ */
+Jsonb *
+nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
+{
+	JsonbParseState *state = NULL;
+	ErrorCategory cat;
+	const char *message;
+	char	   *suggestion = NULL;
+	List	   *actions = NIL;
+	List	   *affected = NIL;
+	List	   *dependencies = NIL;
+	const char *hint = NULL;
+	const char *column = NULL;
+	const char *path = NULL;
+	int			position = 0;
+	bool		has_sqlstate = (err == NULL);
+
+	if (err)
+	{
+		cat = nat_category_of(err->error_type);
+		message = err->message;
+		suggestion = err->suggestion;
+		actions = err->suggested_actions;
+		affected = err->affected_resources;
+		dependencies = err->dependencies;
+		hint = err->hint;
+		column = err->column;
+		path = err->path;
+		position = err->position;
+	}
+	else
+	{
+		cat = nat_classify_sqlstate(edata->sqlerrcode);
+		message = edata->message ? edata->message : "unknown error";
+		hint = edata->hint;
+		column = edata->column_name;
+		if (call->timed_out)
+			message = psprintf("the tool call exceeded its time limit of %d ms",
+							   call->timeout_ms);
+		if (edata->table_name)
+			affected = lappend(affected,
+							   edata->schema_name ?
+							   psprintf("%s.%s", edata->schema_name, edata->table_name) :
+							   pstrdup(edata->table_name));
+		else if (call->table &&
+				 edata->sqlerrcode == ERRCODE_INSUFFICIENT_PRIVILEGE)
+			affected = lappend(affected, call->table);	/* 42501 names none */
+		if (edata->column_name)
+			affected = lappend(affected, pstrdup(edata->column_name));
+		if (edata->constraint_name)
+			affected = lappend(affected, pstrdup(edata->constraint_name));
+		if (edata->datatype_name)
+			affected = lappend(affected, pstrdup(edata->datatype_name));
+		/* core's "Perhaps you meant ..." hint is the best suggestion */
+		if (edata->hint && strncmp(edata->hint, "Perhaps you meant", 17) == 0)
+			suggestion = pstrdup(edata->hint);
+	}
+	if (suggestion == NULL)
+		suggestion = default_suggestion(call, cat.error_type);
+
+	pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
+	nat_push_bool(&state, "success", false);
+	nat_push_string(&state, "status", "error");
+	push_call_keys(&state, call);
+	nat_push_string(&state, "error", message);
+	nat_push_string(&state, "errorType", cat.error_type);
+	nat_push_string(&state, "error_type", cat.portable_type);
+	if (has_sqlstate)
+	{
+		const char *code = unpack_sql_state(edata->sqlerrcode);
+
+		nat_push_string(&state, "error_code", code);
+		nat_push_string(&state, "sqlState", code);
+	}
+	nat_push_bool(&state, "retryable", cat.retryable);
+	if (suggestion)
+		nat_push_string(&state, "suggestion", suggestion);
+	if (actions != NIL)
+		nat_push_string_array(&state, "suggested_actions", actions);
+	if (affected != NIL)
+		nat_push_string_array(&state, "affected_resources", affected);
+	if (dependencies != NIL)
+		nat_push_string_array(&state, "dependencies", dependencies);
+
+	/* details: only what is known */
+	if ((!err && (edata->detail || edata->constraint_name)) || hint || column ||
+		path || position > 0 || call->query)
+	{
+		nat_push_key(&state, "details");
+		pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
+		if (!err && edata->detail)
+			nat_push_string(&state, "detail", edata->detail);
+		if (hint)
+			nat_push_string(&state, "hint", hint);
+		if (!err && edata->constraint_name)
+			nat_push_string(&state, "constraint", edata->constraint_name);
+		if (column)
+			nat_push_string(&state, "column", column);
+		if (path)
+			nat_push_string(&state, "path", path);
+		if (position > 0)
+			nat_push_int(&state, "position", position);
+		if (call->query)
+			nat_push_string(&state, "query", call->query);
+		pushJsonbValue(&state, WJB_END_OBJECT, NULL);
+	}
+	return JsonbValueToJsonb(pushJsonbValue(&state, WJB_END_OBJECT, NULL));
+}

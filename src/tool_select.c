@@ -1,0 +1,421 @@
+/*-------------------------------------------------------------------------
+ *
+ * tool_select.c
+ *		  The select_query tool.
+ *
+ * Generates
+ *	 SELECT <columns> FROM "schema"."table" [WHERE <filter>]
+ *	   [ORDER BY <columns>] LIMIT $k [OFFSET $m]
+ * where every name comes from the catalog, every value is a bound
+ * parameter, and $k is the row cap plus one, so that truncation is known
+ * without reading further.  The call runs read-only (execute.c), so a view
+ * or function that tries to write fails with read_only_violation.
+ *
+ * IDENTIFICATION
+ *		  src/tool_select.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "neon_ai_tools.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+static void select_query(ToolCall *call);
+
+static const char *const direction_values[] = {"asc", "desc", NULL};
+static const char *const nulls_values[] = {"first", "last", NULL};
+
+static const ToolParam select_params[] = {
+	{
+		.name = "table",
+		.types = NAT_JSON_STRING,
+		.required = true,
+		.description = "The table or view to read: \"orders\" or \"schema.orders\".",
+		.examples_json = "[\"orders\", \"sales.customers\"]",
+	},
+	{
+		.name = "columns",
+		.types = NAT_JSON_ARRAY | NAT_JSON_STRING,
+		.description = "Columns to return, as a list or a comma-separated string; all columns when omitted.",
+		.items_schema = "{\"type\":\"string\"}",
+		.examples_json = "[[\"id\", \"name\"], \"id, name\"]",
+		.validate = nat_validate_columns,
+	},
+	{
+		.name = "where",
+		.types = NAT_JSON_OBJECT | NAT_JSON_STRING,
+		.description = "Filter. Recommended: an object, e.g. {\"status\": \"active\", \"age\": {\"gt\": 18}}, with operators eq, neq, gt, gte, lt, lte, in, not_in, like, ilike, is_null, between, contains and nested and/or/not lists. Or a SQL condition string over the table's columns, e.g. \"age > 18 AND status = 'active'\" (comparisons, LIKE, IN, BETWEEN, IS NULL, AND/OR/NOT and a few built-in functions; no subqueries).",
+		.examples_json = "[{\"status\": \"active\", \"age\": {\"gte\": 18}}, {\"or\": [{\"role\": \"admin\"}, {\"id\": {\"in\": [1, 2]}}]}, \"age > 18 AND status = 'active'\"]",
+	},
+	{
+		.name = "order_by",
+		.types = NAT_JSON_ARRAY | NAT_JSON_STRING,
+		.description = "Sort order: a list of {column, direction, nulls}, or a string like \"created_at desc, id\".",
+		.items_schema = "{\"type\":\"object\",\"properties\":{\"column\":{\"type\":\"string\"},\"direction\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"],\"default\":\"asc\"},\"nulls\":{\"type\":\"string\",\"enum\":[\"first\",\"last\"]}},\"required\":[\"column\"],\"additionalProperties\":false}",
+		.examples_json = "[[{\"column\": \"created_at\", \"direction\": \"desc\"}], \"created_at desc, id\"]",
+		.validate = nat_validate_order_by,
+	},
+	{
+		.name = "limit",
+		.types = NAT_JSON_INTEGER,
+		.description = "Maximum number of rows to return; the answer says when more rows matched (truncated).",
+		.has_minimum = true,
+		.minimum = 1,
+		.maximum_setting = &nat_max_rows,
+		.default_json = "1000",
+	},
+	{
+		.name = "offset",
+		.types = NAT_JSON_INTEGER,
+		.description = "Rows to skip before returning any, for paging (use with order_by).",
+		.has_minimum = true,
+		.minimum = 0,
+		.default_json = "0",
+	},
+	{
+		.name = "timeout_ms",
+		.types = NAT_JSON_INTEGER,
+		.description = "Time limit for this call in milliseconds.",
+		.has_minimum = true,
+		.minimum = 1,
+		.maximum_setting = &nat_max_timeout_ms,
+		.default_json = "30000",
+	},
+};
+
+const ToolDef nat_tool_select_query = {
+	.name = "select_query",
+	.title = "Query rows from a table",
+	.description = "Read rows from one table or view, with optional column list, filter, sort order and paging. "
+	"Use it whenever you need data from a known table; call it again with offset to page. "
+	"Runs read-only with your database role's privileges; values in the filter are bound parameters. "
+	"The answer has data (rows), columns (names and types), rowCount, and truncated/warning when more rows matched than were returned. "
+	"Example: {\"table\": \"orders\", \"columns\": [\"id\", \"total\"], \"where\": {\"status\": \"open\", \"total\": {\"gt\": 100}}, \"order_by\": \"total desc\", \"limit\": 20}",
+	.params = select_params,
+	.nparams = lengthof(select_params),
+	.read_only = true,
+	.destructive = false,
+	.idempotent = true,
+	.handler = select_query,
+};
+
+/*
+ * columns: a list of non-empty strings, or a non-empty string.
+ */
+void
+nat_validate_columns(JsonbValue *value, const char *path)
+{
+	int			i;
+
+	if (value->type == jbvString)
+	{
+		if (value->val.string.len == 0)
+			nat_invalid_param(path, "Omit \"columns\" to get all columns.",
+							  "argument \"columns\" is empty");
+		return;
+	}
+	for (i = 0; i < JsonContainerSize(value->val.binary.data); i++)
+	{
+		JsonbValue *item = getIthJsonbValueFromContainer(value->val.binary.data, i);
+
+		if (item->type != jbvString || item->val.string.len == 0)
+			nat_invalid_param(psprintf("%s[%d]", path, i), "List column names as strings.",
+							  "each column must be a non-empty string");
+	}
+}
+
+/*
+ * order_by: a string, or a list of {column, direction, nulls} objects (or
+ * of strings like "id desc").
+ */
+void
+nat_validate_order_by(JsonbValue *value, const char *path)
+{
+	int			i;
+
+	if (value->type == jbvString)
+		return;					/* checked when parsed */
+	for (i = 0; i < JsonContainerSize(value->val.binary.data); i++)
+	{
+		JsonbValue *item = getIthJsonbValueFromContainer(value->val.binary.data, i);
+		char	   *itempath = psprintf("%s[%d]", path, i);
+		JsonbIterator *it;
+		JsonbValue	v;
+		JsonbIteratorToken tok;
+		bool		has_column = false;
+
+		if (item->type == jbvString)
+			continue;
+		if (item->type != jbvBinary || !JsonContainerIsObject(item->val.binary.data))
+			nat_invalid_param(itempath, "Use {\"column\": \"created_at\", \"direction\": \"desc\"}.",
+							  "each order_by item must be an object or a string");
+		it = JsonbIteratorInit(item->val.binary.data);
+		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		{
+			char	   *key;
+			char	   *keypath;
+			const char *const *allowed = NULL;
+
+			if (tok != WJB_KEY)
+				continue;
+			key = pnstrdup(v.val.string.val, v.val.string.len);
+			keypath = psprintf("%s.%s", itempath, key);
+			tok = JsonbIteratorNext(&it, &v, true);
+			if (strcmp(key, "column") == 0)
+			{
+				if (v.type != jbvString)
+					nat_invalid_param(keypath, NULL, "\"column\" must be a string");
+				has_column = true;
+				continue;
+			}
+			if (strcmp(key, "direction") == 0)
+				allowed = direction_values;
+			else if (strcmp(key, "nulls") == 0)
+				allowed = nulls_values;
+			else
+			{
+				static const char *const keys[] = {"column", "direction", "nulls"};
+				const char *close = nat_closest_word(key, keys, lengthof(keys));
+
+				nat_invalid_param(keypath,
+								  close ? psprintf("Did you mean \"%s\"?", close) :
+								  "Use only column, direction and nulls.",
+								  "unknown order_by key \"%s\"", key);
+			}
+			if (v.type != jbvString ||
+				(pg_strcasecmp(nat_json_value_text(&v), allowed[0]) != 0 &&
+				 pg_strcasecmp(nat_json_value_text(&v), allowed[1]) != 0))
+				nat_invalid_param(keypath,
+								  psprintf("Use \"%s\" or \"%s\".", allowed[0], allowed[1]),
+								  "\"%s\" must be \"%s\" or \"%s\"", key, allowed[0], allowed[1]);
+		}
+		if (!has_column)
+			nat_invalid_param(itempath, "Add \"column\": the column to sort by.",
+							  "order_by item has no \"column\"");
+	}
+}
+
+/*
+ * Append the select list: the requested columns, or all columns.
+ */
+static void
+deparse_select_list(StringInfo buf, ToolCall *call, Oid relid)
+{
+	JsonbValue *columns = nat_arg(call, "columns");
+	List	   *names = NIL;
+	ListCell   *lc;
+
+	if (columns == NULL)
+	{
+		appendStringInfoChar(buf, '*');
+		return;
+	}
+	if (columns->type == jbvString)
+	{
+		char	   *text = nat_json_value_text(columns);
+
+		if (strcmp(text, "*") == 0)
+		{
+			appendStringInfoChar(buf, '*');
+			return;
+		}
+		foreach(lc, nat_split_top_level(text, ','))
+		{
+			const char *p = lfirst(lc);
+			bool		quoted;
+			char	   *name = nat_read_identifier(&p, &quoted);
+
+			while (isspace((unsigned char) *p))
+				p++;
+			if (name == NULL || *p != '\0')
+				nat_invalid_param("$.columns", "Separate column names with commas, e.g. \"id, name\".",
+								  "invalid column list \"%s\"", text);
+			names = lappend(names, name);
+		}
+	}
+	else
+	{
+		int			i;
+
+		for (i = 0; i < JsonContainerSize(columns->val.binary.data); i++)
+		{
+			JsonbValue *item = getIthJsonbValueFromContainer(columns->val.binary.data, i);
+
+			names = lappend(names, nat_json_value_text(item));
+		}
+		if (names == NIL)
+		{
+			appendStringInfoChar(buf, '*');
+			return;
+		}
+	}
+
+	foreach(lc, names)
+	{
+		char	   *path = psprintf("$.columns[%d]", foreach_current_index(lc));
+
+		if (foreach_current_index(lc) > 0)
+			appendStringInfoString(buf, ", ");
+		nat_deparse_column(buf, relid,
+						   nat_resolve_column(relid, (char *) lfirst(lc), path));
+	}
+}
+
+/*
+ * One sort key: column [ASC|DESC] [NULLS FIRST|LAST].
+ */
+static void
+deparse_sort_key(StringInfo buf, Oid relid, const char *column,
+				 const char *direction, const char *nulls, const char *path)
+{
+	nat_deparse_column(buf, relid, nat_resolve_column(relid, column, path));
+	if (direction && pg_strcasecmp(direction, "desc") == 0)
+		appendStringInfoString(buf, " DESC");
+	if (nulls)
+		appendStringInfoString(buf, pg_strcasecmp(nulls, "first") == 0 ?
+							   " NULLS FIRST" : " NULLS LAST");
+}
+
+/*
+ * Parse "created_at desc nulls last" into a sort key.
+ */
+static void
+deparse_sort_string(StringInfo buf, Oid relid, const char *text, const char *path)
+{
+	const char *p = text;
+	bool		quoted;
+	char	   *column = nat_read_identifier(&p, &quoted);
+	char	   *words[3] = {NULL, NULL, NULL};
+	int			nwords = 0;
+	const char *direction = NULL;
+	const char *nulls = NULL;
+	int			i = 0;
+
+	for (;;)
+	{
+		char	   *word;
+		bool		q;
+
+		while (isspace((unsigned char) *p))
+			p++;
+		if (*p == '\0')
+			break;
+		word = nat_read_identifier(&p, &q);
+		if (word == NULL || nwords == 3)
+		{
+			nwords = -1;
+			break;
+		}
+		words[nwords++] = word;
+	}
+
+	if (i < nwords &&
+		(pg_strcasecmp(words[i], "asc") == 0 || pg_strcasecmp(words[i], "desc") == 0))
+		direction = words[i++];
+	if (i + 1 < nwords && pg_strcasecmp(words[i], "nulls") == 0 &&
+		(pg_strcasecmp(words[i + 1], "first") == 0 || pg_strcasecmp(words[i + 1], "last") == 0))
+	{
+		nulls = words[i + 1];
+		i += 2;
+	}
+	if (column == NULL || nwords < 0 || i != nwords)
+		nat_invalid_param(path, "Write sort keys like \"created_at desc, id\" or \"name asc nulls last\".",
+						  "invalid sort key \"%s\"", text);
+	deparse_sort_key(buf, relid, column, direction, nulls, path);
+}
+
+/*
+ * Append " ORDER BY ..." if order_by was given.
+ */
+static void
+deparse_order_by(StringInfo buf, ToolCall *call, Oid relid)
+{
+	JsonbValue *order_by = nat_arg(call, "order_by");
+	int			n = 0;
+	int			i;
+
+	if (order_by == NULL)
+		return;
+	if (order_by->type == jbvString)
+	{
+		ListCell   *lc;
+
+		foreach(lc, nat_split_top_level(nat_json_value_text(order_by), ','))
+		{
+			appendStringInfoString(buf, n++ == 0 ? " ORDER BY " : ", ");
+			deparse_sort_string(buf, relid, lfirst(lc), "$.order_by");
+		}
+		return;
+	}
+	for (i = 0; i < JsonContainerSize(order_by->val.binary.data); i++)
+	{
+		JsonbValue *item = getIthJsonbValueFromContainer(order_by->val.binary.data, i);
+		char	   *path = psprintf("$.order_by[%d]", i);
+
+		appendStringInfoString(buf, n++ == 0 ? " ORDER BY " : ", ");
+		if (item->type == jbvString)
+			deparse_sort_string(buf, relid, nat_json_value_text(item), path);
+		else
+		{
+			JsonbValue *column = getKeyJsonValueFromContainer(item->val.binary.data, "column", 6, NULL);
+			JsonbValue *direction = getKeyJsonValueFromContainer(item->val.binary.data, "direction", 9, NULL);
+			JsonbValue *nulls = getKeyJsonValueFromContainer(item->val.binary.data, "nulls", 5, NULL);
+
+			deparse_sort_key(buf, relid, nat_json_value_text(column),
+							 direction ? nat_json_value_text(direction) : NULL,
+							 nulls ? nat_json_value_text(nulls) : NULL,
+							 psprintf("%s.column", path));
+		}
+	}
+}
+
+/*
+ * select_query(table, columns, where, order_by, limit, offset, timeout_ms)
+ */
+static void
+select_query(ToolCall *call)
+{
+	Oid			relid;
+	StringInfoData sql;
+	QueryParams params;
+	JsonbValue *where;
+	RowCaps		caps = nat_effective_row_caps(call);
+	int64		offset = nat_arg_int(call, "offset", 0);
+	RowResult	result;
+
+	call->operation = "select";
+	relid = nat_resolve_table(nat_arg_string(call, "table"), "$.table");
+	call->table = nat_relation_display_name(relid);
+
+	nat_params_init(&params);
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "SELECT ");
+	deparse_select_list(&sql, call, relid);
+	appendStringInfoString(&sql, " FROM ");
+	nat_deparse_relation(&sql, relid);
+
+	where = nat_arg(call, "where");
+	if (where)
+	{
+		appendStringInfoString(&sql, " WHERE ");
+		nat_deparse_where(&sql, relid, where, &params, "$.where");
+	}
+	deparse_order_by(&sql, call, relid);
+
+	/* one row past the cap tells whether the answer is truncated */
+	appendStringInfoString(&sql, " LIMIT ");
+	nat_deparse_param(&sql, nat_params_add(&params, INT8OID,
+										   Int64GetDatum(caps.max_rows + 1), false));
+	if (offset > 0)
+	{
+		appendStringInfoString(&sql, " OFFSET ");
+		nat_deparse_param(&sql, nat_params_add(&params, INT8OID,
+											   Int64GetDatum(offset), false));
+	}
+
+	nat_stream_query(call, sql.data, &params, caps, &result);
+	nat_response_rows(call, &result);
+}

@@ -1,0 +1,158 @@
+/*-------------------------------------------------------------------------
+ *
+ * values.c
+ *		  Bound parameters, and agent-supplied JSON values as Datums.
+ *
+ * Every value an agent supplies reaches PostgreSQL as a bound parameter of
+ * the column's (or operator's) type, converted by that type's own input
+ * function: a number or a string "5" becomes an integer through int4in, a
+ * JSON array becomes a PostgreSQL array element by element, an object
+ * becomes json or jsonb.  Nothing is pasted into SQL text.
+ *
+ * IDENTIFICATION
+ *		  src/values.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "neon_ai_tools.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/numeric.h"
+
+/*
+ * Start an empty parameter list.
+ */
+void
+nat_params_init(QueryParams *params)
+{
+	params->count = 0;
+	params->capacity = 8;
+	params->types = palloc(sizeof(Oid) * params->capacity);
+	params->values = palloc(sizeof(Datum) * params->capacity);
+	params->nulls = palloc(sizeof(char) * params->capacity);
+}
+
+/*
+ * Add a parameter; returns its number n, for "$n".
+ */
+int
+nat_params_add(QueryParams *params, Oid type, Datum value, bool isnull)
+{
+	if (params->count == params->capacity)
+	{
+		params->capacity *= 2;
+		params->types = repalloc(params->types, sizeof(Oid) * params->capacity);
+		params->values = repalloc(params->values, sizeof(Datum) * params->capacity);
+		params->nulls = repalloc(params->nulls, sizeof(char) * params->capacity);
+	}
+	params->types[params->count] = type;
+	params->values[params->count] = isnull ? (Datum) 0 : value;
+	params->nulls[params->count] = isnull ? 'n' : ' ';
+	return ++params->count;
+}
+
+/*
+ * Convert an array value to a PostgreSQL array of typid, element by
+ * element, so nested JSON arrays become multi-dimensional arrays only
+ * when the input function of the array type accepts them.
+ */
+static Datum
+json_array_to_datum(JsonbValue *value, Oid typid, int32 typmod)
+{
+	Oid			elemtype = get_element_type(typid);
+	JsonbIterator *it;
+	JsonbValue	elem;
+	JsonbIteratorToken tok;
+	List	   *datums = NIL;
+	List	   *nullflags = NIL;
+	int			n,
+				i;
+	Datum	   *elems;
+	bool	   *nulls;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	int			dims[1];
+	int			lbs[1] = {1};
+	ListCell   *lc,
+			   *lc2;
+
+	Assert(value->type == jbvBinary);
+	it = JsonbIteratorInit(value->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &elem, true)) != WJB_DONE)
+	{
+		bool		isnull;
+		Datum		d;
+
+		if (tok != WJB_ELEM)
+			continue;
+		d = nat_json_to_datum(&elem, elemtype, -1, &isnull);
+		datums = lappend(datums, (void *) DatumGetPointer(d));
+		nullflags = lappend_int(nullflags, isnull);
+	}
+
+	n = list_length(datums);
+	elems = palloc(sizeof(Datum) * Max(n, 1));
+	nulls = palloc(sizeof(bool) * Max(n, 1));
+	i = 0;
+	forboth(lc, datums, lc2, nullflags)
+	{
+		elems[i] = PointerGetDatum(lfirst(lc));
+		nulls[i] = lfirst_int(lc2);
+		i++;
+	}
+	dims[0] = n;
+	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
+	if (n == 0)
+		return PointerGetDatum(construct_empty_array(elemtype));
+	return PointerGetDatum(construct_md_array(elems, nulls, 1, dims, lbs,
+											  elemtype, typlen, typbyval,
+											  typalign));
+}
+
+/*
+ * Convert one agent-supplied JSON value to a Datum of type typid.
+ *
+ * Scalars go through the type's input function as text, so coercion rules
+ * are PostgreSQL's own (and its error messages, e.g. 22P02, are what the
+ * agent sees).  JSON null is SQL NULL.  Arrays become arrays of the element
+ * type; objects and arrays become json/jsonb when that is the target type.
+ */
+Datum
+nat_json_to_datum(JsonbValue *value, Oid typid, int32 typmod, bool *isnull)
+{
+	Oid			infunc;
+	Oid			ioparam;
+	char	   *text;
+
+	*isnull = false;
+	if (value->type == jbvNull)
+	{
+		*isnull = true;
+		return (Datum) 0;
+	}
+
+	/* json and jsonb targets take any JSON value as it is */
+	if (typid == JSONBOID)
+		return JsonbPGetDatum(JsonbValueToJsonb(value));
+	if (typid == JSONOID)
+	{
+		Jsonb	   *jb = JsonbValueToJsonb(value);
+
+		return CStringGetTextDatum(JsonbToCString(NULL, &jb->root,
+												  VARSIZE(jb)));
+	}
+
+	if (value->type == jbvBinary &&
+		JsonContainerIsArray(value->val.binary.data) &&
+		OidIsValid(get_element_type(typid)) && typid != JSONOID)
+		return json_array_to_datum(value, typid, typmod);
+
+	text = nat_json_value_text(value);
+	getTypeInputInfo(typid, &infunc, &ioparam);
+	return OidInputFunctionCall(infunc, text, ioparam, typmod);
+}
