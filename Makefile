@@ -30,3 +30,6 @@ include $(PGXS)
 # pg_regress reads ./sql/<test>.sql before test/sql/<test>.sql: a test that
 # shares a name with an install script would silently run the script.
 $(foreach t,$(REGRESS),$(if $(wildcard sql/$(t).sql),$(error test "$(t)" shadows sql/$(t).sql)))
+
+# every object depends on the module's shared headers
+$(OBJS): $(wildcard src/*.h)

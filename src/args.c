@@ -194,6 +194,9 @@ validate_param(const ToolParam *param, JsonbValue *value, const char *path)
 			if (param->types & names[i].bit)
 				appendStringInfo(&expected, "%s%s", n++ > 0 ? " or " : "", names[i].name);
 		}
+		if (mask == NAT_JSON_NUMBER && (param->types & NAT_JSON_INTEGER) &&
+			strpbrk(nat_json_value_text(value), ".") == NULL)
+			nat_invalid_param(path, NULL, "argument \"%s\" is out of range", param->name);
 		nat_invalid_param(path, psprintf("Pass %s for \"%s\".", expected.data, param->name),
 						  "argument \"%s\" must be %s, not %s",
 						  param->name, expected.data,
@@ -309,7 +312,7 @@ nat_validate_args(const ToolDef *tool, Jsonb *args)
 	{
 		if (tool->params[i].required && nat_arg_value(args, tool->params[i].name) == NULL)
 			nat_invalid_param(psprintf("$.%s", tool->params[i].name),
-							  psprintf("Add \"%s\": %s.", tool->params[i].name,
+							  psprintf("Add \"%s\" (%s)", tool->params[i].name,
 									   tool->params[i].description),
 							  "missing required argument \"%s\"", tool->params[i].name);
 	}

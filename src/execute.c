@@ -108,8 +108,9 @@ find_available_tool(const char *name)
 	{
 		err = nat_error("tool_disabled",
 						"tool \"%s\" is not enabled for this role", name);
-		err->suggestion = psprintf("Use one of the enabled tools: %s.",
-								   nat_available_tool_names());
+		err->suggestion = nat_available_tool_names()[0] ?
+			psprintf("Use one of the enabled tools: %s.", nat_available_tool_names()) :
+			pstrdup("No tools are enabled for this role; ask the database administrator.");
 	}
 	else
 	{
@@ -165,6 +166,7 @@ nat_run_tool_call(const char *name, Jsonb *args)
 		int			nest;
 
 		tool = call->tool = find_available_tool(name);
+		call->operation = tool->operation;
 		nat_validate_args(tool, args);
 		call->timeout_ms = nat_effective_timeout(call);
 		call->read_only = tool->read_only || nat_read_only ||

@@ -71,10 +71,11 @@ is_array(JsonbValue *v)
 }
 
 /*
- * The input types of an operator.
+ * The input types of an operator used on a column of type coltype.
+ * Polymorphic inputs (anyarray @> anyarray) take the column's own type.
  */
 static void
-operator_types(Oid opno, Oid *left, Oid *right)
+operator_types(Oid opno, Oid coltype, Oid *left, Oid *right)
 {
 	HeapTuple	tuple = SearchSysCache1(OPEROID, ObjectIdGetDatum(opno));
 
@@ -83,6 +84,10 @@ operator_types(Oid opno, Oid *left, Oid *right)
 	*left = ((Form_pg_operator) GETSTRUCT(tuple))->oprleft;
 	*right = ((Form_pg_operator) GETSTRUCT(tuple))->oprright;
 	ReleaseSysCache(tuple);
+	if (IsPolymorphicType(*left))
+		*left = coltype;
+	if (IsPolymorphicType(*right))
+		*right = coltype;
 }
 
 /*
@@ -129,10 +134,11 @@ deparse_comparison(StringInfo buf, Oid relid, AttrNumber attnum, Oid coltype,
 	Oid			left;
 	Oid			right;
 
-	if (is_object(value))
+	operator_types(opno, coltype, &left, &right);
+	if (is_object(value) && getBaseType(right) != JSONBOID &&
+		getBaseType(right) != JSONOID)
 		nat_invalid_param(path, NULL,
 						  "operator \"%s\" takes a single value, not an object", opname);
-	operator_types(opno, &left, &right);
 	appendStringInfoChar(buf, '(');
 	nat_deparse_column(buf, relid, attnum);
 	appendStringInfoChar(buf, ' ');
@@ -162,7 +168,7 @@ deparse_in(StringInfo buf, Oid relid, AttrNumber attnum, Oid coltype,
 		nat_invalid_param(path, psprintf("Pass a list, e.g. {\"%s\": [1, 2, 3]}.", opname),
 						  "operator \"%s\" takes an array of values", opname);
 	opno = column_operator(negate ? "<>" : "=", coltype, opname, colname, path);
-	operator_types(opno, &left, &right);
+	operator_types(opno, coltype, &left, &right);
 	arraytype = get_array_type(right);
 	if (!OidIsValid(arraytype))
 		nat_invalid_param(path, NULL, "operator \"%s\" is not available for column \"%s\"",

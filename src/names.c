@@ -125,10 +125,11 @@ nat_read_identifier(const char **p, bool *quoted)
 }
 
 /*
- * Parse a possibly qualified, possibly quoted name into its parts.
+ * Parse a possibly qualified, possibly quoted name into its parts, or NIL
+ * if it is not well-formed.
  */
 static List *
-parse_qualified_name(const char *text, const char *path)
+parse_qualified_name(const char *text)
 {
 	List	   *parts = NIL;
 	ListCell   *lc;
@@ -143,9 +144,7 @@ parse_qualified_name(const char *text, const char *path)
 		while (isspace((unsigned char) *p))
 			p++;
 		if (part->name == NULL || *p != '\0')
-			nat_invalid_param(path,
-							  "Pass a table name such as \"orders\" or \"sales.orders\"; double-quote names with spaces or dots.",
-							  "invalid name \"%s\"", text);
+			return NIL;
 		parts = lappend(parts, part);
 	}
 	return parts;
@@ -290,13 +289,24 @@ report_missing_table(const char *text, const char *schema, const char *relname,
 Oid
 nat_resolve_table(const char *name, const char *path)
 {
-	List	   *parts = parse_qualified_name(name, path);
+	List	   *parts = parse_qualified_name(name);
 	NamePart   *schema = NULL;
 	NamePart   *rel;
 	Oid			relid = InvalidOid;
 	char		relkind;
 	int			attempt;
 
+	/* "Odd Table" written without quotes: try it as one literal name */
+	if (parts == NIL)
+	{
+		relid = RangeVarGetRelid(makeRangeVar(NULL, pstrdup(name), -1),
+								 AccessShareLock, true);
+		if (!OidIsValid(relid))
+			nat_invalid_param(path,
+							  "Pass a table name such as \"orders\" or \"sales.orders\"; double-quote names with spaces or dots.",
+							  "invalid table name \"%s\"", name);
+		parts = list_make1(NULL);	/* resolved: skip the lookups below */
+	}
 	if (list_length(parts) > 2)
 		nat_invalid_param(path, "Pass \"table\" or \"schema.table\".",
 						  "too many dotted names in \"%s\"", name);
@@ -305,7 +315,7 @@ nat_resolve_table(const char *name, const char *path)
 	rel = llast(parts);
 
 	/* as written, then with unquoted parts folded to lower case */
-	for (attempt = 0; attempt < 4 && !OidIsValid(relid); attempt++)
+	for (attempt = 0; rel && attempt < 4 && !OidIsValid(relid); attempt++)
 	{
 		char	   *s = schema ? schema->name : NULL;
 		char	   *r = rel->name;

@@ -102,6 +102,7 @@ typedef struct ToolDef
 	const char *name;
 	const char *title;
 	const char *description;
+	const char *operation;		/* reported in answers, unless the tool says */
 	const ToolParam *params;
 	int			nparams;
 	bool		read_only;		/* never writes: runs read-only */

@@ -94,6 +94,7 @@ const ToolDef nat_tool_select_query = {
 	"Runs read-only with your database role's privileges; values in the filter are bound parameters. "
 	"The answer has data (rows), columns (names and types), rowCount, and truncated/warning when more rows matched than were returned. "
 	"Example: {\"table\": \"orders\", \"columns\": [\"id\", \"total\"], \"where\": {\"status\": \"open\", \"total\": {\"gt\": 100}}, \"order_by\": \"total desc\", \"limit\": 20}",
+	.operation = "select",
 	.params = select_params,
 	.nparams = lengthof(select_params),
 	.read_only = true,
@@ -386,7 +387,6 @@ select_query(ToolCall *call)
 	int64		offset = nat_arg_int(call, "offset", 0);
 	RowResult	result;
 
-	call->operation = "select";
 	relid = nat_resolve_table(nat_arg_string(call, "table"), "$.table");
 	call->table = nat_relation_display_name(relid);
 

@@ -1,0 +1,128 @@
+-- guardrails of the execution core: read-only, timeout, privileges, RLS,
+-- atomicity, settings that do not leak, hostile search_path
+CREATE EXTENSION IF NOT EXISTS neon_ai_tools;
+CREATE SCHEMA gr_test;
+SET search_path = gr_test, public;
+
+CREATE FUNCTION call(tool text, args jsonb) RETURNS jsonb
+LANGUAGE sql AS $$ SELECT ai_tool_call(tool, args) - 'executionTime' $$;
+
+CREATE TABLE accounts (id int PRIMARY KEY, owner text, balance numeric);
+INSERT INTO accounts VALUES (1, 'regress_ai_alice', 100), (2, 'regress_ai_bob', 200), (3, 'regress_ai_alice', 300);
+
+-- a view that writes through a volatile function: read_only_violation
+CREATE TABLE sink (n int);
+CREATE FUNCTION writer() RETURNS int LANGUAGE plpgsql VOLATILE AS $$
+BEGIN INSERT INTO gr_test.sink VALUES (1); RETURN 1; END $$;
+CREATE VIEW writing_view AS SELECT id, writer() AS w FROM accounts;
+SELECT call('select_query', '{"table": "writing_view"}') - 'details';
+SELECT count(*) AS written FROM sink;
+-- nextval and setting changes through a view are refused or undone too
+CREATE SEQUENCE s;
+CREATE VIEW seq_view AS SELECT nextval('gr_test.s') AS n;
+SELECT call('select_query', '{"table": "seq_view"}') ->> 'errorType' AS error_type;
+SELECT last_value FROM s;
+CREATE FUNCTION setter() RETURNS int LANGUAGE plpgsql VOLATILE AS $$
+BEGIN PERFORM set_config('work_mem', '77MB', false); RETURN 1; END $$;
+CREATE VIEW setting_view AS SELECT setter() AS x;
+SHOW work_mem;
+SELECT call('select_query', '{"table": "setting_view"}') -> 'data' AS data;
+SHOW work_mem;
+
+-- a view that sleeps 5 s with timeout_ms 200: a timeout answer, promptly
+CREATE VIEW slow_view AS SELECT pg_sleep(5)::text AS slept, 1 AS x;
+SELECT clock_timestamp() AS t0 \gset
+SELECT call('select_query', '{"table": "slow_view", "timeout_ms": 200}') - 'details';
+SELECT clock_timestamp() - :'t0'::timestamptz < interval '1 second' AS prompt;
+-- the session and the next statement are unaffected
+SELECT call('select_query', '{"table": "accounts", "columns": ["id"], "order_by": "id"}') -> 'data' AS data;
+-- the default neon_ai_tools.timeout applies, clamped by max_timeout
+SET neon_ai_tools.timeout = '150ms';
+SELECT call('select_query', '{"table": "slow_view"}') ->> 'error' AS error;
+RESET neon_ai_tools.timeout;
+SET neon_ai_tools.max_timeout = '100ms';
+SELECT call('select_query', '{"table": "slow_view"}') ->> 'error' AS error;
+SELECT call('select_query', '{"table": "slow_view", "timeout_ms": 5000}') ->> 'error' AS error;
+RESET neon_ai_tools.max_timeout;
+-- the outer statement_timeout is the client's: it cancels the statement
+SET statement_timeout = '300ms';
+SELECT call('select_query', '{"table": "slow_view", "timeout_ms": 5000}');
+RESET statement_timeout;
+SELECT 'still usable' AS session;
+
+-- lock_timeout: a call does not wait long for a lock
+SET neon_ai_tools.lock_timeout = '100ms';
+SELECT count(*) FROM accounts;  -- nothing held here; the TAP suite covers real lock waits
+
+-- privileges: a role without SELECT gets permission_denied
+CREATE ROLE regress_ai_alice;
+CREATE ROLE regress_ai_bob;
+GRANT USAGE ON SCHEMA gr_test TO regress_ai_alice, regress_ai_bob;
+GRANT EXECUTE ON FUNCTION call(text, jsonb) TO regress_ai_alice, regress_ai_bob;
+SET ROLE regress_ai_bob;
+SELECT call('select_query', '{"table": "accounts"}');
+-- misspelt names suggest only what the caller can see
+SELECT call('select_query', '{"table": "acounts"}') ->> 'suggestion' AS suggestion;
+RESET ROLE;
+
+-- row-level security filters rows for a non-owner role
+GRANT SELECT ON accounts TO regress_ai_alice, regress_ai_bob;
+ALTER TABLE accounts ENABLE ROW LEVEL SECURITY;
+CREATE POLICY own_rows ON accounts USING (owner = current_user);
+SET ROLE regress_ai_alice;
+SELECT call('select_query', '{"table": "accounts", "order_by": "id"}') -> 'data' AS data;
+SELECT call('select_query', '{"table": "acounts"}') ->> 'suggestion' AS suggestion;
+SET ROLE regress_ai_bob;
+SELECT call('select_query', '{"table": "accounts", "where": {"id": 1}}') -> 'rowCount' AS row_count;
+RESET ROLE;
+SELECT call('select_query', '{"table": "accounts", "columns": ["id"]}') -> 'rowCount' AS owner_sees;
+
+-- column privileges: only granted columns are readable, and suggested
+CREATE TABLE salaries (id int, name text, salary int);
+GRANT SELECT (id, name) ON salaries TO regress_ai_bob;
+SET ROLE regress_ai_bob;
+SELECT call('select_query', '{"table": "salaries", "columns": ["id", "name"]}') ->> 'status' AS status;
+SELECT call('select_query', '{"table": "salaries", "columns": ["salary"]}') ->> 'errorType' AS error_type;
+SELECT call('select_query', '{"table": "salaries", "columns": ["salry"]}') ->> 'suggestion' AS suggestion;
+SELECT call('select_query', '{"table": "salaries", "columns": ["nme"]}') ->> 'suggestion' AS suggestion;
+RESET ROLE;
+
+-- a failed call inside a transaction leaves it usable, and leaves nothing
+BEGIN;
+INSERT INTO sink VALUES (42);
+SELECT call('select_query', '{"table": "writing_view"}') ->> 'errorType' AS error_type;
+SELECT call('select_query', '{"table": "nosuch"}') ->> 'errorType' AS error_type;
+SELECT call('select_query', '{"table": "slow_view", "timeout_ms": 50}') ->> 'errorType' AS error_type;
+INSERT INTO sink VALUES (43);
+SELECT n FROM sink ORDER BY n;
+SHOW transaction_read_only;
+COMMIT;
+-- an outer read-only transaction stays read-only after a call
+BEGIN READ ONLY;
+SELECT call('select_query', '{"table": "accounts", "limit": 1}') ->> 'status' AS status;
+SHOW transaction_read_only;
+COMMIT;
+
+-- tool calls do not nest
+CREATE FUNCTION nested() RETURNS jsonb LANGUAGE sql AS $$ SELECT ai_tool_call('select_query', '{"table": "gr_test.accounts"}') $$;
+CREATE VIEW nesting_view AS SELECT nested() AS inner_answer;
+SELECT call('select_query', '{"table": "nesting_view"}') ->> 'error' AS error;
+
+-- a hostile search_path cannot redirect generated SQL
+CREATE SCHEMA evil;
+CREATE FUNCTION evil.always_true(int, int) RETURNS boolean LANGUAGE sql AS 'SELECT true';
+CREATE OPERATOR evil.= (LEFTARG = int, RIGHTARG = int, FUNCTION = evil.always_true);
+CREATE TABLE evil.accounts (id int);
+SET search_path = evil, pg_catalog, gr_test, public;
+SELECT id FROM gr_test.accounts WHERE id = 2;  -- a hand-written query is fooled
+SELECT ai_tool_call('select_query', '{"table": "gr_test.accounts", "columns": ["id"], "where": {"id": 2}}') -> 'data' AS data;
+SELECT ai_tool_call('select_query', '{"table": "gr_test.accounts", "columns": ["id"], "where": "id = 2"}') -> 'data' AS data;
+SELECT ai_tool_call('select_query', '{"table": "gr_test.accounts", "columns": ["id"], "where": {"id": {"in": [2]}}}') -> 'data' AS data;
+-- and the unqualified name resolves as the caller's search_path says
+SELECT ai_tool_call('select_query', '{"table": "accounts"}') ->> 'table' AS table_name;
+SET search_path = gr_test, public;
+
+DROP SCHEMA evil CASCADE;
+DROP SCHEMA gr_test CASCADE;
+DROP ROLE regress_ai_alice;
+DROP ROLE regress_ai_bob;
