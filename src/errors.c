@@ -151,9 +151,8 @@ nat_classify_sqlstate(int code)
 /*
  * psprintf() over a va_list.
  */
-static char *
-pg_attribute_printf(1, 0)
-format_message(const char *fmt, va_list args)
+char *
+nat_format_va(const char *fmt, va_list args)
 {
 	size_t		len = 128;
 
@@ -185,7 +184,7 @@ nat_error(const char *error_type, const char *fmt,...)
 
 	err->error_type = error_type;
 	va_start(args, fmt);
-	err->message = format_message(fmt, args);
+	err->message = nat_format_va(fmt, args);
 	va_end(args);
 	return err;
 }
@@ -257,7 +256,7 @@ nat_invalid_param(const char *path, const char *suggestion, const char *fmt,...)
 
 	err->error_type = "invalid_parameters";
 	va_start(args, fmt);
-	err->message = format_message(fmt, args);
+	err->message = nat_format_va(fmt, args);
 	va_end(args);
 	err->path = path ? pstrdup(path) : NULL;
 	err->suggestion = suggestion ? pstrdup(suggestion) : NULL;

@@ -155,6 +155,7 @@ typedef struct ToolError
 /* private SQLSTATE used only to carry a ToolError through an ERROR */
 #define ERRCODE_NAT_TOOL_ERROR	MAKE_SQLSTATE('N','A','T','0','1')
 
+extern char *nat_format_va(const char *fmt, va_list args) pg_attribute_printf(1, 0);
 extern ToolError *nat_error(const char *error_type, const char *fmt,...) pg_attribute_printf(2, 3);
 extern void nat_throw(ToolError *err) pg_attribute_noreturn();
 extern void nat_invalid_param(const char *path, const char *suggestion,
