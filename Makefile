@@ -2,7 +2,7 @@
 #
 #   make && make install          build and install the extension
 #   make installcheck             pg_regress suites (test/sql + expected/)
-#   make prove_installcheck       TAP suites (test/t/*.pl)
+#   make prove_installcheck       TAP suites (test/t/*.pl), own clusters
 
 EXTENSION = neon_ai_tools
 EXTVERSION = $(shell grep default_version $(EXTENSION).control | sed -e "s/default_version[[:space:]]*=[[:space:]]*'\([^']*\)'/\1/")
@@ -33,3 +33,9 @@ $(foreach t,$(REGRESS),$(if $(wildcard sql/$(t).sql),$(error test "$(t)" shadows
 
 # every object depends on the module's shared headers
 $(OBJS): $(wildcard src/*.h)
+
+# The TAP suites alone; "make installcheck" runs pg_regress and then these.
+# They start their own clusters, so they need no running server.
+.PHONY: prove_installcheck
+prove_installcheck:
+	$(prove_installcheck)

@@ -246,6 +246,19 @@ closest_tables(const char *schema, const char *relname)
 }
 
 /*
+ * Advice on finding the tables, naming list_tables only if the caller has it.
+ */
+static char *
+list_tables_advice(void)
+{
+	const ToolDef *tool = nat_find_tool("list_tables");
+
+	if (tool && nat_tool_available(tool))
+		return pstrdup("Call list_tables to see the tables you can use.");
+	return pstrdup("Check the table name and its schema.");
+}
+
+/*
  * Raise invalid_table for a name that resolved to nothing.
  */
 static void
@@ -277,9 +290,8 @@ report_missing_table(const char *text, const char *schema, const char *relname,
 		err->suggestion = buf.data;
 	}
 	else
-		err->suggestion = pstrdup("Call list_tables to see the tables you can use.");
-	err->suggested_actions = lappend(err->suggested_actions,
-									 pstrdup("Call list_tables to see the tables you can use."));
+		err->suggestion = list_tables_advice();
+	err->suggested_actions = lappend(err->suggested_actions, list_tables_advice());
 	nat_throw(err);
 }
 
@@ -347,7 +359,7 @@ nat_resolve_table(const char *name, const char *path)
 									"\"%s\" is not a table or view", name);
 
 		err->path = pstrdup(path);
-		err->suggestion = pstrdup("Call list_tables to see the tables you can use.");
+		err->suggestion = list_tables_advice();
 		nat_throw(err);
 	}
 	return relid;
@@ -428,7 +440,13 @@ nat_resolve_column(Oid relid, const char *name, const char *path)
 			err->suggested_actions = list_make1(psprintf("Use the column \"%s\".", (char *) linitial(close)));
 		}
 		else
-			err->suggestion = psprintf("Call describe_table for %s to see its columns.", relname);
+		{
+			const ToolDef *tool = nat_find_tool("describe_table");
+
+			err->suggestion = (tool && nat_tool_available(tool)) ?
+				psprintf("Call describe_table for %s to see its columns.", relname) :
+				psprintf("Check the column names of %s.", relname);
+		}
 		nat_throw(err);
 	}
 	return attnum;

@@ -45,6 +45,7 @@ sub finish_psql
 	my ($run) = @_;
 	$run->{handle}->finish;
 	$run->{elapsed} = time - $run->{start};
+	chomp $run->{stdout};
 	return $run;
 }
 

@@ -1,0 +1,115 @@
+-- neon_ai_tools demo: run by scripts/demo.sh with psql -v ON_ERROR_STOP=1
+-- against a scratch database.  Every answer is one jsonb object; errors come
+-- back as objects too, so nothing here raises.
+\set QUIET on
+-- Bare values, no table borders: the JSON prints as it is.
+\pset format unaligned
+\pset tuples_only on
+SET client_min_messages = warning;
+
+\echo
+\echo '=== CREATE EXTENSION neon_ai_tools'
+CREATE EXTENSION neon_ai_tools;
+
+\echo '=== Sample data: customers (20 rows), orders (1500 rows, FK to customers), slow_view'
+CREATE TABLE customers (
+    id         integer PRIMARY KEY,
+    name       text NOT NULL,
+    email      text UNIQUE,
+    country    char(2) NOT NULL,
+    created_at date NOT NULL
+);
+COMMENT ON TABLE customers IS 'People and companies that place orders';
+COMMENT ON COLUMN customers.country IS 'ISO 3166-1 alpha-2 country code';
+
+INSERT INTO customers VALUES
+    (1,  'Ada Lovelace',      'ada@example.com',      'GB', '2023-01-05'),
+    (2,  'Alan Turing',       'alan@example.com',     'GB', '2023-01-19'),
+    (3,  'Grace Hopper',      'grace@example.com',    'US', '2023-02-02'),
+    (4,  'Edsger Dijkstra',   'edsger@example.com',   'NL', '2023-02-14'),
+    (5,  'Konrad Zuse',       'konrad@example.com',   'DE', '2023-03-01'),
+    (6,  'Emmy Noether',      'emmy@example.com',     'DE', '2023-03-22'),
+    (7,  'Niklaus Wirth',     'niklaus@example.com',  'CH', '2023-04-10'),
+    (8,  'Barbara Liskov',    'barbara@example.com',  'US', '2023-04-28'),
+    (9,  'Donald Knuth',      'donald@example.com',   'US', '2023-05-15'),
+    (10, 'Margaret Hamilton', 'margaret@example.com', 'US', '2023-06-01'),
+    (11, 'Bjarne Stroustrup', 'bjarne@example.com',   'DK', '2023-06-20'),
+    (12, 'Linus Torvalds',    'linus@example.com',    'FI', '2023-07-04'),
+    (13, 'Frances Allen',     'frances@example.com',  'US', '2023-07-30'),
+    (14, 'Tim Berners-Lee',   'tim@example.com',      'GB', '2023-08-12'),
+    (15, 'Karl Steinbuch',    'karl@example.com',     'DE', '2023-09-03'),
+    (16, 'Heinz Nixdorf',     'heinz@example.com',    'DE', '2023-09-25'),
+    (17, 'Ingrid Daubechies', 'ingrid@example.com',   'BE', '2023-10-11'),
+    (18, 'Michael Stonebraker', 'mike@example.com',   'US', '2023-11-02'),
+    (19, 'Hedy Lamarr',       'hedy@example.com',     'AT', '2023-11-27'),
+    (20, 'Andrea Tanenbaum',  NULL,                   'NL', '2023-12-15');
+
+CREATE TABLE orders (
+    id          integer PRIMARY KEY,
+    customer_id integer NOT NULL REFERENCES customers(id),
+    amount      numeric(10,2) NOT NULL CHECK (amount > 0),
+    status      text NOT NULL,
+    ordered_at  timestamptz NOT NULL
+);
+COMMENT ON TABLE orders IS 'Orders placed by customers; status is new, paid, shipped or cancelled';
+
+-- Deterministic values, so the demo prints the same every time.
+INSERT INTO orders
+SELECT g,
+       (g * 7) % 20 + 1,
+       round(5 + ((g * 7919) % 100000) / 100.0, 2),
+       (ARRAY['new', 'paid', 'shipped', 'cancelled'])[g % 4 + 1],
+       timestamptz '2024-01-01 00:00:00+00' + g * interval '97 minutes'
+FROM generate_series(1, 1500) AS g;
+ANALYZE customers, orders;
+
+-- (a view column cannot be of type void, so pg_sleep goes in FROM)
+CREATE VIEW slow_view AS SELECT 1 AS x FROM pg_sleep(5);
+
+\echo
+\echo '=== 1. Which tools exist?  name and title of each entry of ai_tool_list()'
+SELECT format('%-16s %s', t->>'name', t->>'title')
+FROM jsonb_array_elements(ai_tool_list()) AS t;
+
+\echo
+\echo '=== 2. One tool as an OpenAI function definition: ai_tool_list(''openai'')'
+SELECT jsonb_pretty(t)
+FROM jsonb_array_elements(ai_tool_list('openai')) AS t
+WHERE t->'function'->>'name' = 'select_query';
+
+\echo
+\echo '=== 3. select_query with a structured where: German customers'
+SELECT jsonb_pretty(ai_tool_call('select_query',
+    '{"table": "customers", "where": {"country": "DE"}, "limit": 5}'));
+
+\echo
+\echo '=== 4. select_query with a SQL condition string (literals become bound parameters)'
+SELECT jsonb_pretty(ai_tool_call('select_query',
+    '{"table": "orders", "columns": ["id", "customer_id", "amount", "status"],
+      "where": "amount > 500 AND status = ''paid''", "limit": 3}'));
+
+\echo
+\echo '=== 5. order_by and limit: the three biggest orders'
+SELECT jsonb_pretty(ai_tool_call('select_query',
+    '{"table": "orders", "columns": "id, amount, ordered_at",
+      "order_by": [{"column": "amount", "direction": "desc"}, {"column": "id"}],
+      "limit": 3}'));
+
+\echo
+\echo '=== 6. No limit on 1500 rows: capped at 1000 and marked truncated (data omitted here)'
+SELECT jsonb_pretty(ai_tool_call('select_query', '{"table": "orders"}') - 'data');
+
+\echo
+\echo '=== 7. A misspelt table: a categorized error with a did-you-mean suggestion'
+SELECT jsonb_pretty(ai_tool_call('select_query', '{"table": "custmers"}'));
+
+\echo
+\echo '=== 8. A hostile where string is refused before anything runs'
+SELECT jsonb_pretty(ai_tool_call('select_query',
+    '{"table": "customers", "where": "1=1; drop table customers"}'));
+SELECT format('customers still there: %s rows', count(*)) FROM customers;
+
+\echo
+\echo '=== 9. A per-call timeout: slow_view sleeps 5 s, timeout_ms is 200'
+SELECT jsonb_pretty(ai_tool_call('select_query',
+    '{"table": "slow_view", "timeout_ms": 200}'));

@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# Run every test suite of neon_ai_tools on a fresh Debian bookworm machine:
+# installs the dependencies, builds (warnings fail the run), installs the
+# extension, then runs each suite as an unprivileged user and counts the
+# individual results.  The last line is always "N passed, N failed".
+#
+# Usage: scripts/test.sh            (as root, or as a user with sudo)
+# Env:   NAT_SUITE_TIMEOUT=seconds  per-suite limit (default 1200)
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+bash "$HERE/install-deps.sh"
+# shellcheck source=scripts/cluster.sh
+source "$HERE/cluster.sh"
+
+NAT_SUITE_TIMEOUT=${NAT_SUITE_TIMEOUT:-1200}
+TOTAL_PASS=0
+TOTAL_FAIL=0
+TESTS_RAN=0   # results from test suites proper (a failed build is not one)
+SUMMARY=()
+
+# --- result counting --------------------------------------------------------
+# Each counter reads a suite's log and sets C_PASS, C_FAIL, C_SKIP.
+
+# pg_regress (PG 15) prints one line per test:
+#   "test name   ... ok   12 ms", "     name   ... FAILED   12 ms" (parallel
+#   group member), "... failed (ignored)".  Ignored tests count as skipped.
+count_regress() {
+    local log=$1
+    C_PASS=$(grep -cE '^(test | +)[^ ]+ +\.\.\. ok( |$)' "$log" || true)
+    C_FAIL=$(grep -cE '^(test | +)[^ ]+ +\.\.\. FAILED( |$)' "$log" || true)
+    C_SKIP=$(grep -cE '^(test | +)[^ ]+ +\.\.\. failed \(ignored\)' "$log" || true)
+}
+
+# TAP (prove -v, node --test --test-reporter=tap, ...): top-level
+# "ok N" / "not ok N" lines; "# SKIP" and "# TODO" are not failures.  A
+# script that died without a failing assertion shows up only in prove's
+# summary ("... (Wstat: 65280 (exited 255) Tests: 1 Failed: 0)"): one more.
+count_tap() {
+    local log=$1 died
+    C_PASS=$(grep -E '^ok [0-9]+' "$log" | grep -cviE '# *(skip|todo)' || true)
+    C_FAIL=$(grep -E '^not ok [0-9]+' "$log" | grep -cviE '# *todo' || true)
+    died=$(grep -cE '^[^ ].*\(Wstat: .* Failed: 0\)$' "$log" || true)
+    C_FAIL=$((C_FAIL + died))
+    C_SKIP=$(grep -iE '^(not )?ok [0-9]+.*# *(skip|todo)|^1\.\.0 # *skip' "$log" | grep -c . || true)
+}
+
+record() {
+    local name=$1 pass=$2 fail=$3 skip=$4 note=${5:-}
+    TOTAL_PASS=$((TOTAL_PASS + pass))
+    TOTAL_FAIL=$((TOTAL_FAIL + fail))
+    [ "$name" = build ] || TESTS_RAN=$((TESTS_RAN + pass + fail))
+    SUMMARY+=("$(printf '%-10s %4d passed, %4d failed, %4d skipped%s' \
+        "$name" "$pass" "$fail" "$skip" "${note:+  ($note)}")")
+}
+
+# run_suite NAME FORMAT CMD...: run CMD in the work copy as the unprivileged
+# user, show and keep its output, count results by FORMAT (regress or tap).  A
+# non-zero exit with no counted failure (a crash, a dead TAP script, a
+# timeout) still counts as one failure.  Adding a suite is one call.
+run_suite() {
+    local name=$1 format=$2 rc note=""
+    shift 2
+    local log=$LOGS/$name.log
+    echo
+    echo "==================== suite: $name ===================="
+    set +e
+    nat_run_as_user "$WORK" timeout -k 30 "$NAT_SUITE_TIMEOUT" "$@" 2>&1 | tee "$log"
+    rc=${PIPESTATUS[0]}
+    set -e
+    case $format in
+        regress) count_regress "$log" ;;
+        tap) count_tap "$log" ;;
+        *) echo "run_suite: unknown format $format" >&2; return 2 ;;
+    esac
+    if [ "$rc" -ne 0 ] && [ "$C_FAIL" -eq 0 ]; then
+        C_FAIL=1
+        note="exit code $rc"
+        [ "$rc" -ne 124 ] || note="timed out after ${NAT_SUITE_TIMEOUT}s"
+    fi
+    record "$name" "$C_PASS" "$C_FAIL" "$C_SKIP" "$note"
+    echo "--- suite $name: $C_PASS passed, $C_FAIL failed, $C_SKIP skipped${note:+ ($note)}"
+    return "$rc"
+}
+
+finish() {
+    echo
+    echo "==================== summary ===================="
+    printf '%s\n' "${SUMMARY[@]}"
+    local status=0
+    if [ "$TESTS_RAN" -eq 0 ]; then
+        echo "no tests ran"
+        status=1
+    fi
+    [ "$TOTAL_FAIL" -eq 0 ] || status=1
+    echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
+    exit "$status"
+}
+
+# --- work copy ----------------------------------------------------------------
+# pg_regress writes results/ into the source tree and TAP writes tmp_check/,
+# so the suites run in a copy owned by the unprivileged user; the checkout
+# itself is left untouched.  git ls-files copies the sources without build
+# products; outside a git checkout, copy everything and make clean.
+nat_mktemp_dir work
+WORK=$NAT_DIR/src
+LOGS=$NAT_DIR/logs
+mkdir -p "$WORK" "$LOGS"
+if git -C "$NAT_ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git -C "$NAT_ROOT" ls-files -z --cached --others --exclude-standard |
+        tar -C "$NAT_ROOT" --null --ignore-failed-read -T - -cf - 2>/dev/null |
+        tar -C "$WORK" -xf -
+    clean=0
+else
+    cp -a "$NAT_ROOT/." "$WORK/"
+    clean=1
+fi
+[ "$(id -un)" = "$NAT_USER" ] || chown -R "$NAT_USER": "$NAT_DIR"
+if [ "$clean" -eq 1 ]; then
+    nat_run_as_user "$WORK" make -s clean PG_CONFIG="$NAT_PG_CONFIG" >/dev/null
+fi
+
+# --- build ----------------------------------------------------------------------
+# A clean build from scratch, so every warning is seen; any warning fails.
+echo "==================== build ===================="
+if ! nat_build "$WORK" "$LOGS/build.log"; then
+    record build 0 1 0 "make failed"
+    finish
+fi
+if grep -q 'warning:' "$LOGS/build.log"; then
+    record build 0 1 0 "compiler warnings"
+else
+    # A clean build is a precondition, not a test: it adds nothing to the counts.
+    SUMMARY+=("build      ok (no warnings)")
+fi
+nat_install "$WORK"
+
+# --- suites ---------------------------------------------------------------------
+shopt -s nullglob
+regress_tests=("$WORK"/test/sql/*.sql)
+tap_tests=("$WORK"/test/t/*.pl)
+shopt -u nullglob
+
+# (a) pg_regress against a scratch cluster.  TAP_TESTS= keeps PGXS's
+# installcheck from also running the TAP suite (it has its own step).
+if [ "${#regress_tests[@]}" -gt 0 ]; then
+    nat_cluster_start postgres
+    if ! run_suite regress regress make installcheck TAP_TESTS= PG_CONFIG="$NAT_PG_CONFIG"; then
+        if [ -f "$WORK/regression.diffs" ]; then
+            echo "--- regression.diffs (first 200 lines)"
+            head -200 "$WORK/regression.diffs"
+        fi
+        echo "--- server log (last 40 lines)"
+        tail -40 "$NAT_CLUSTER_LOG" || true
+    fi
+    nat_cluster_stop "$NAT_CLUSTER_DATA"
+    unset PGHOST PGPORT PGUSER PGDATABASE
+fi
+
+# (b) TAP: each script starts its own clusters.  Use the Makefile's
+# prove_installcheck target when it has one; otherwise PGXS's installcheck
+# with REGRESS emptied runs exactly the TAP part.
+# A TAP script killed mid-run (timeout, Ctrl-C) cannot stop its own nodes.
+# shellcheck disable=SC2317  # called from the exit handler
+stop_tap_nodes() {
+    local pid
+    for pid in "$WORK"/tmp_check/t_*_data/pgdata/postmaster.pid; do
+        if [ -f "$pid" ]; then
+            nat_cluster_stop "$(dirname "$pid")"
+        fi
+    done
+}
+if [ "${#tap_tests[@]}" -gt 0 ]; then
+    nat_on_exit stop_tap_nodes
+    if nat_run_as_user "$WORK" make -n prove_installcheck PG_CONFIG="$NAT_PG_CONFIG" >/dev/null 2>&1; then
+        tap_cmd=(make prove_installcheck)
+    else
+        tap_cmd=(make installcheck REGRESS=)
+    fi
+    if ! run_suite tap tap "${tap_cmd[@]}" PROVE_FLAGS=-v PG_CONFIG="$NAT_PG_CONFIG"; then
+        for f in "$WORK"/tmp_check/log/regress_log_*; do
+            [ -f "$f" ] || continue
+            echo "--- $f (last 60 lines)"
+            tail -60 "$f"
+        done
+    fi
+fi
+
+# (c) further suites go here, e.g.:
+#   run_suite mcp tap node --test --test-reporter=tap test/mcp || true
+
+finish
