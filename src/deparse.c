@@ -142,3 +142,68 @@ nat_lookup_operator(const char *opname, Oid ltype, Oid rtype, const char *path)
 	}
 	return InvalidOid;
 }
+
+/*
+ * Append a list of columns of relid given as a JSON array of names or a
+ * comma-separated string ("id, name"); "*", an empty list or no value at
+ * all (NULL) mean every column.  Names are resolved through the catalog;
+ * 'path' is the argument's JSON path.  Returns the number of columns named,
+ * or 0 for "*".
+ */
+int
+nat_deparse_column_list(StringInfo buf, Oid relid, JsonbValue *columns,
+						const char *path)
+{
+	List	   *names = NIL;
+	ListCell   *lc;
+
+	if (columns != NULL && columns->type == jbvString)
+	{
+		char	   *text = nat_json_value_text(columns);
+
+		if (strcmp(text, "*") != 0)
+		{
+			foreach(lc, nat_split_top_level(text, ','))
+			{
+				const char *p = lfirst(lc);
+				bool		quoted;
+				char	   *name = nat_read_identifier(&p, &quoted);
+
+				while (isspace((unsigned char) *p))
+					p++;
+				if (name == NULL || *p != '\0')
+					nat_invalid_param(path, "Separate column names with commas, e.g. \"id, name\".",
+									  "invalid column list \"%s\"", text);
+				names = lappend(names, name);
+			}
+		}
+	}
+	else if (columns != NULL)
+	{
+		int			i;
+
+		for (i = 0; i < JsonContainerSize(columns->val.binary.data); i++)
+		{
+			JsonbValue *item = getIthJsonbValueFromContainer(columns->val.binary.data, i);
+
+			names = lappend(names, nat_json_value_text(item));
+		}
+	}
+
+	if (names == NIL)
+	{
+		appendStringInfoChar(buf, '*');
+		return 0;
+	}
+	foreach(lc, names)
+	{
+		char	   *itempath = columns->type == jbvString ? pstrdup(path) :
+			psprintf("%s[%d]", path, foreach_current_index(lc));
+
+		if (foreach_current_index(lc) > 0)
+			appendStringInfoString(buf, ", ");
+		nat_deparse_column(buf, relid,
+						   nat_resolve_column(relid, (char *) lfirst(lc), itempath));
+	}
+	return list_length(names);
+}

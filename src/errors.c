@@ -236,6 +236,7 @@ nat_throw(ToolError *err)
 	copy->hint = copy_string(err->hint);
 	copy->column = copy_string(err->column);
 	copy->position = err->position;
+	copy->sqlerrcode = err->sqlerrcode;
 	MemoryContextSwitchTo(old);
 
 	pending_error = copy;

@@ -26,11 +26,13 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "access/xact.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "storage/proc.h"
 #include "neon_ai_tools.h"
+#include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/portal.h"
@@ -94,6 +96,36 @@ apply_call_settings(ToolCall *call)
 }
 
 /*
+ * A value that did not convert to its column's type: an invalid_input
+ * error naming the argument path, the column and the type, with
+ * PostgreSQL's own message.  NULL if the error came from elsewhere.
+ */
+static ToolError *
+conversion_error(ErrorData *edata)
+{
+	char	   *path;
+	char	   *column;
+	Oid			typid;
+	ToolError  *err;
+
+	if (!nat_conversion_failed(&path, &column, &typid))
+		return NULL;
+	if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) != ERRCODE_DATA_EXCEPTION)
+		return NULL;
+	err = nat_error("invalid_input",
+					column ? "invalid value at %s for column \"%s\" of type %s: %s" :
+					"invalid value at %s%s for type %s: %s",
+					path, column ? column : "", format_type_be(typid),
+					edata->message);
+	err->path = path;
+	err->column = column;
+	err->sqlerrcode = edata->sqlerrcode;
+	err->suggestion = psprintf("Pass a value of type %s, in the format PostgreSQL accepts for it.",
+							   format_type_be(typid));
+	return err;
+}
+
+/*
  * Find the tool called name, or raise unknown_tool / tool_disabled.
  */
 static const ToolDef *
@@ -104,7 +136,13 @@ find_available_tool(const char *name)
 
 	if (tool && nat_tool_available(tool))
 		return tool;
-	if (tool)
+	if (tool && tool->writes && nat_read_only)
+	{
+		err = nat_error("tool_disabled",
+						"tool \"%s\" writes, and this role is read-only", name);
+		err->suggestion = pstrdup("Only reading tools are available (neon_ai_tools.read_only is on); read the data instead, or ask the database administrator.");
+	}
+	else if (tool)
 	{
 		err = nat_error("tool_disabled",
 						"tool \"%s\" is not enabled for this role", name);
@@ -155,6 +193,7 @@ nat_run_tool_call(const char *name, Jsonb *args)
 	INSTR_TIME_SET_CURRENT(call->start);
 	nat_set_error_context(callcxt);
 	nat_clear_pending_error();
+	nat_conversion_reset();
 
 	call_depth++;
 	BeginInternalSubTransaction(NULL);
@@ -184,7 +223,10 @@ nat_run_tool_call(const char *name, Jsonb *args)
 		CHECK_FOR_INTERRUPTS();
 
 		AtEOXact_GUC(false, nest);
-		ReleaseCurrentSubTransaction();
+		if (call->dry_run)
+			RollbackAndReleaseCurrentSubTransaction();	/* keep nothing */
+		else
+			ReleaseCurrentSubTransaction();
 		MemoryContextSwitchTo(callcxt);
 		CurrentResourceOwner = oldowner;
 
@@ -223,6 +265,8 @@ nat_run_tool_call(const char *name, Jsonb *args)
 
 		if (edata->sqlerrcode != ERRCODE_NAT_TOOL_ERROR)
 			err = NULL;
+		if (err == NULL && !call->timed_out)
+			err = conversion_error(edata);
 		answer = nat_error_response(call, edata, err);
 	}
 	PG_END_TRY();
@@ -239,6 +283,113 @@ nat_run_tool_call(const char *name, Jsonb *args)
 }
 
 /*
+ * Rows going into the answer under the caps: "columns" is pushed when the
+ * sink opens, then rows are added to "data" until a cap is reached.
+ */
+typedef struct RowSink
+{
+	ToolCall   *call;
+	TupleDesc	tupdesc;
+	ColumnOutput *cols;
+	JsonbValue *values;
+	int64		bytes;
+	RowCaps		caps;
+	RowResult  *result;
+} RowSink;
+
+static void
+sink_open(RowSink *sink, ToolCall *call, TupleDesc tupdesc, RowCaps caps,
+		  RowResult *result)
+{
+	MemoryContext old = MemoryContextSwitchTo(call->cxt);
+	int			i;
+
+	memset(result, 0, sizeof(RowResult));
+	sink->call = call;
+	sink->tupdesc = tupdesc;
+	sink->cols = nat_prepare_columns(tupdesc, call->cxt);
+	sink->values = palloc(sizeof(JsonbValue) * Max(tupdesc->natts, 1));
+	sink->bytes = 0;
+	sink->caps = caps;
+	sink->result = result;
+
+	nat_push_key(&call->state, "columns");
+	pushJsonbValue(&call->state, WJB_BEGIN_ARRAY, NULL);
+	for (i = 0; i < tupdesc->natts; i++)
+	{
+		pushJsonbValue(&call->state, WJB_BEGIN_OBJECT, NULL);
+		nat_push_string(&call->state, "name", sink->cols[i].key);
+		nat_push_string(&call->state, "type", sink->cols[i].type_name);
+		pushJsonbValue(&call->state, WJB_END_OBJECT, NULL);
+	}
+	pushJsonbValue(&call->state, WJB_END_ARRAY, NULL);
+
+	nat_push_key(&call->state, "data");
+	pushJsonbValue(&call->state, WJB_BEGIN_ARRAY, NULL);
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * Add one row; false once a cap is reached (the row is not added).
+ */
+static bool
+sink_add(RowSink *sink, HeapTuple tuple)
+{
+	MemoryContext old;
+	RowResult  *result = sink->result;
+	int			natts = sink->tupdesc->natts;
+	Size		rowsize = 2;
+	int			i;
+
+	if (result->row_count >= sink->caps.max_rows)
+	{
+		result->truncated = true;
+		result->truncation_reason = "row_limit";
+		result->truncation_limit = sink->caps.max_rows;
+		return false;
+	}
+
+	old = MemoryContextSwitchTo(sink->call->cxt);
+	for (i = 0; i < natts; i++)
+	{
+		bool		isnull;
+		Datum		d = heap_getattr(tuple, i + 1, sink->tupdesc, &isnull);
+
+		rowsize += nat_datum_to_jsonb_value(&sink->cols[i], d, isnull,
+											&sink->values[i]);
+	}
+	if (sink->bytes + rowsize > sink->caps.max_bytes)
+	{
+		result->truncated = true;
+		result->truncation_reason = "byte_limit";
+		result->truncation_limit = sink->caps.max_bytes;
+		MemoryContextSwitchTo(old);
+		return false;
+	}
+	sink->bytes += rowsize;
+
+	pushJsonbValue(&sink->call->state, WJB_BEGIN_OBJECT, NULL);
+	for (i = 0; i < natts; i++)
+	{
+		nat_push_key(&sink->call->state, sink->cols[i].key);
+		pushJsonbValue(&sink->call->state, WJB_VALUE, &sink->values[i]);
+	}
+	pushJsonbValue(&sink->call->state, WJB_END_OBJECT, NULL);
+	result->row_count++;
+	MemoryContextSwitchTo(old);
+	return true;
+}
+
+static void
+sink_close(RowSink *sink)
+{
+	MemoryContext old = MemoryContextSwitchTo(sink->call->cxt);
+
+	pushJsonbValue(&sink->call->state, WJB_END_ARRAY, NULL);
+	MemoryContextSwitchTo(old);
+}
+
+/*
  * Run a row-returning statement through a cursor and push its rows into the
  * answer as "data" (and its columns as "columns"), under the caps.
  */
@@ -247,110 +398,102 @@ nat_stream_query(ToolCall *call, const char *sql, QueryParams *params,
 				 RowCaps caps, RowResult *result)
 {
 	Portal		portal;
-	ColumnOutput *cols;
-	TupleDesc	tupdesc;
-	JsonbValue *values;
-	Size	   *sizes;
-	int64		bytes = 0;
-	int			natts;
-	int			i;
-	bool		done = false;
-	MemoryContext spicxt;
+	RowSink		sink;
+	bool		more = true;
 
-	memset(result, 0, sizeof(RowResult));
 	call->query = MemoryContextStrdup(call->cxt, sql);
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	spicxt = CurrentMemoryContext;
 
 	portal = SPI_cursor_open_with_args(NULL, sql, params->count, params->types,
 									   params->values, params->nulls,
 									   call->read_only, CURSOR_OPT_NO_SCROLL);
-	tupdesc = portal->tupDesc;
-	if (tupdesc == NULL)
+	if (portal->tupDesc == NULL)
 		elog(ERROR, "query returns no rows");
-	natts = tupdesc->natts;
-	cols = nat_prepare_columns(tupdesc, call->cxt);
+	sink_open(&sink, call, portal->tupDesc, caps, result);
 
-	MemoryContextSwitchTo(call->cxt);
-	values = palloc(sizeof(JsonbValue) * Max(natts, 1));
-	sizes = palloc(sizeof(Size) * Max(natts, 1));
-
-	nat_push_key(&call->state, "columns");
-	pushJsonbValue(&call->state, WJB_BEGIN_ARRAY, NULL);
-	for (i = 0; i < natts; i++)
+	while (more)
 	{
-		pushJsonbValue(&call->state, WJB_BEGIN_OBJECT, NULL);
-		nat_push_string(&call->state, "name", cols[i].key);
-		nat_push_string(&call->state, "type", cols[i].type_name);
-		pushJsonbValue(&call->state, WJB_END_OBJECT, NULL);
-	}
-	pushJsonbValue(&call->state, WJB_END_ARRAY, NULL);
-
-	nat_push_key(&call->state, "data");
-	pushJsonbValue(&call->state, WJB_BEGIN_ARRAY, NULL);
-
-	while (!done)
-	{
-		uint64		n;
 		uint64		t;
 
-		MemoryContextSwitchTo(spicxt);
 		SPI_cursor_fetch(portal, true, FETCH_BATCH);
-		n = SPI_processed;
-		if (n == 0)
+		if (SPI_processed == 0)
 			break;
-		MemoryContextSwitchTo(call->cxt);
-
-		for (t = 0; t < n; t++)
-		{
-			HeapTuple	tuple = SPI_tuptable->vals[t];
-			Size		rowsize = 2;
-
-			if (result->row_count >= caps.max_rows)
-			{
-				result->truncated = true;
-				result->truncation_reason = "row_limit";
-				result->truncation_limit = caps.max_rows;
-				done = true;
-				break;
-			}
-
-			for (i = 0; i < natts; i++)
-			{
-				bool		isnull;
-				Datum		d = SPI_getbinval(tuple, tupdesc, i + 1, &isnull);
-
-				sizes[i] = nat_datum_to_jsonb_value(&cols[i], d, isnull, &values[i]);
-				rowsize += sizes[i];
-			}
-			if (bytes + rowsize > caps.max_bytes)
-			{
-				result->truncated = true;
-				result->truncation_reason = "byte_limit";
-				result->truncation_limit = caps.max_bytes;
-				done = true;
-				break;
-			}
-			bytes += rowsize;
-
-			pushJsonbValue(&call->state, WJB_BEGIN_OBJECT, NULL);
-			for (i = 0; i < natts; i++)
-			{
-				nat_push_key(&call->state, cols[i].key);
-				pushJsonbValue(&call->state, WJB_VALUE, &values[i]);
-			}
-			pushJsonbValue(&call->state, WJB_END_OBJECT, NULL);
-			result->row_count++;
-		}
+		for (t = 0; t < SPI_processed && more; t++)
+			more = sink_add(&sink, SPI_tuptable->vals[t]);
 		SPI_freetuptable(SPI_tuptable);
 		CHECK_FOR_INTERRUPTS();
 	}
-	pushJsonbValue(&call->state, WJB_END_ARRAY, NULL);
+	sink_close(&sink);
 
-	MemoryContextSwitchTo(spicxt);
 	SPI_cursor_close(portal);
 	SPI_finish();
-	MemoryContextSwitchTo(call->cxt);
+}
+
+/*
+ * Run a data-modifying statement and return the number of rows it
+ * affected.  Rows of its RETURNING clause go into the answer under the
+ * caps; without one, "data" is empty.
+ *
+ * The write cap is checked on the count of affected rows, never through
+ * SPI's tcount (which would silently stop the statement part way): past
+ * max_affected (if >= 0), a limit_exceeded error unwinds the call's
+ * subtransaction, so nothing is changed.
+ */
+int64
+nat_execute_dml(ToolCall *call, const char *sql, QueryParams *params,
+				int64 max_affected, RowCaps caps, RowResult *result)
+{
+	int			rc;
+	int64		affected;
+
+	call->query = MemoryContextStrdup(call->cxt, sql);
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	rc = SPI_execute_with_args(sql, params->count, params->types,
+							   params->values, params->nulls, false, 0);
+	if (rc < 0)
+		elog(ERROR, "SPI_execute_with_args failed: %s", SPI_result_code_string(rc));
+	affected = (int64) SPI_processed;
+
+	if (max_affected >= 0 && affected > max_affected)
+	{
+		ToolError  *err = nat_error("limit_exceeded",
+									"this %s would change " INT64_FORMAT " rows, more than the limit of " INT64_FORMAT "; nothing was changed",
+									call->operation, affected, max_affected);
+
+		err->suggestion = psprintf("Narrow the where filter so that at most " INT64_FORMAT " rows match, or raise max_affected if the server's limit allows.",
+								   max_affected);
+		err->suggested_actions = list_make2(pstrdup("Run the same call with \"dry_run\": true to preview which rows match."),
+											pstrdup("Split the change into smaller batches with narrower filters."));
+		if (call->table)
+			err->affected_resources = list_make1(call->table);
+		nat_throw(err);
+	}
+
+	if (SPI_tuptable != NULL)
+	{
+		RowSink		sink;
+		uint64		t;
+
+		sink_open(&sink, call, SPI_tuptable->tupdesc, caps, result);
+		for (t = 0; t < SPI_processed; t++)
+			if (!sink_add(&sink, SPI_tuptable->vals[t]))
+				break;
+		sink_close(&sink);
+	}
+	else
+	{
+		MemoryContext old = MemoryContextSwitchTo(call->cxt);
+
+		memset(result, 0, sizeof(RowResult));
+		nat_push_key(&call->state, "data");
+		pushJsonbValue(&call->state, WJB_BEGIN_ARRAY, NULL);
+		pushJsonbValue(&call->state, WJB_END_ARRAY, NULL);
+		MemoryContextSwitchTo(old);
+	}
+	SPI_finish();
+	return affected;
 }

@@ -113,10 +113,10 @@ column_operator(const char *sqlop, Oid coltype, const char *opname,
  */
 static void
 deparse_value(StringInfo buf, JsonbValue *value, Oid typid,
-			  QueryParams *params)
+			  QueryParams *params, const char *path)
 {
 	bool		isnull;
-	Datum		d = nat_json_to_datum(value, typid, -1, &isnull);
+	Datum		d = nat_convert_value(value, typid, -1, path, NULL, &isnull);
 
 	nat_deparse_param(buf, nat_params_add(params, typid, d, isnull));
 }
@@ -144,7 +144,7 @@ deparse_comparison(StringInfo buf, Oid relid, AttrNumber attnum, Oid coltype,
 	appendStringInfoChar(buf, ' ');
 	nat_deparse_operator_name(buf, opno);
 	appendStringInfoChar(buf, ' ');
-	deparse_value(buf, value, right, params);
+	deparse_value(buf, value, right, params, path);
 	appendStringInfoChar(buf, ')');
 }
 
@@ -178,7 +178,7 @@ deparse_in(StringInfo buf, Oid relid, AttrNumber attnum, Oid coltype,
 	appendStringInfoChar(buf, ' ');
 	nat_deparse_operator_name(buf, opno);
 	appendStringInfoString(buf, negate ? " ALL (" : " ANY (");
-	deparse_value(buf, value, arraytype, params);
+	deparse_value(buf, value, arraytype, params, path);
 	appendStringInfoString(buf, "))");
 }
 
@@ -207,7 +207,7 @@ deparse_like(StringInfo buf, Oid relid, AttrNumber attnum, Oid coltype,
 	appendStringInfoChar(buf, ' ');
 	nat_deparse_operator_name(buf, opno);
 	appendStringInfoChar(buf, ' ');
-	deparse_value(buf, value, TEXTOID, params);
+	deparse_value(buf, value, TEXTOID, params, path);
 	appendStringInfoChar(buf, ')');
 }
 
@@ -227,7 +227,7 @@ deparse_contains(StringInfo buf, Oid relid, AttrNumber attnum, Oid coltype,
 		appendStringInfoString(buf, "(pg_catalog.strpos(");
 		nat_deparse_column(buf, relid, attnum);
 		appendStringInfoString(buf, "::pg_catalog.text, ");
-		deparse_value(buf, value, TEXTOID, params);
+		deparse_value(buf, value, TEXTOID, params, path);
 		appendStringInfoString(buf, ") OPERATOR(pg_catalog.>) 0)");
 		return;
 	}
@@ -242,7 +242,7 @@ deparse_contains(StringInfo buf, Oid relid, AttrNumber attnum, Oid coltype,
 		appendStringInfoChar(buf, ' ');
 		nat_deparse_operator_name(buf, opno);
 		appendStringInfoChar(buf, ' ');
-		deparse_value(buf, value, JSONBOID, params);
+		deparse_value(buf, value, JSONBOID, params, path);
 		appendStringInfoChar(buf, ')');
 		return;
 	}

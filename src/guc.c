@@ -37,6 +37,7 @@ int			nat_max_response_bytes = 1024 * 1024;
 int			nat_timeout_ms = 30000;
 int			nat_max_timeout_ms = 300000;
 int			nat_lock_timeout_ms = 5000;
+int			nat_max_affected_rows = 1000;
 
 static bool check_enabled_tools(char **newval, void **extra, GucSource source);
 
@@ -116,6 +117,15 @@ nat_define_settings(void)
 							5000, 0, INT_MAX,
 							PGC_SUSET,
 							GUC_UNIT_MS,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("neon_ai_tools.max_affected_rows",
+							"Maximum number of rows one update or delete may change.",
+							"A call that would change more is rolled back entirely.",
+							&nat_max_affected_rows,
+							1000, 0, INT_MAX,
+							PGC_SUSET,
+							0,
 							NULL, NULL, NULL);
 
 	MarkGUCPrefixReserved("neon_ai_tools");

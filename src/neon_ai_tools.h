@@ -54,6 +54,7 @@ extern int	nat_max_response_bytes;
 extern int	nat_timeout_ms;
 extern int	nat_max_timeout_ms;
 extern int	nat_lock_timeout_ms;
+extern int	nat_max_affected_rows;
 
 extern void nat_define_settings(void);
 extern bool nat_tool_enabled(const char *name);
@@ -106,6 +107,7 @@ typedef struct ToolDef
 	const ToolParam *params;
 	int			nparams;
 	bool		read_only;		/* never writes: runs read-only */
+	bool		writes;			/* exists to write: hidden in read-only mode */
 	bool		destructive;
 	bool		idempotent;
 	ToolHandler handler;
@@ -150,6 +152,7 @@ typedef struct ToolError
 	char	   *hint;
 	char	   *column;
 	int			position;		/* 1-based, in the agent's own text */
+	int			sqlerrcode;		/* PostgreSQL's SQLSTATE behind it, or 0 */
 } ToolError;
 
 /* private SQLSTATE used only to carry a ToolError through an ERROR */
@@ -199,6 +202,11 @@ extern void nat_params_init(QueryParams *params);
 extern int	nat_params_add(QueryParams *params, Oid type, Datum value, bool isnull);
 extern Datum nat_json_to_datum(JsonbValue *value, Oid typid, int32 typmod,
 							   bool *isnull);
+extern Datum nat_convert_value(JsonbValue *value, Oid typid, int32 typmod,
+							   const char *path, const char *column,
+							   bool *isnull);
+extern bool nat_conversion_failed(char **path, char **column, Oid *typid);
+extern void nat_conversion_reset(void);
 
 /* ---- in names.c: names resolved through the catalog ---- */
 
@@ -216,6 +224,8 @@ extern void nat_deparse_type(StringInfo buf, Oid typid, int32 typmod);
 extern void nat_deparse_operator_name(StringInfo buf, Oid opno);
 extern void nat_deparse_function_name(StringInfo buf, Oid funcid);
 extern void nat_deparse_param(StringInfo buf, int paramno);
+extern int	nat_deparse_column_list(StringInfo buf, Oid relid,
+									JsonbValue *columns, const char *path);
 extern Oid	nat_lookup_operator(const char *opname, Oid ltype, Oid rtype,
 								const char *path);
 
@@ -262,12 +272,15 @@ typedef struct ToolCall
 	int			timeout_ms;		/* effective, after clamping */
 	bool		read_only;		/* run with transaction_read_only = on */
 	bool		timed_out;		/* our timer ended the call */
+	bool		dry_run;		/* roll back the call's work at the end */
 
 	/* reported in the envelope */
 	const char *operation;
 	char	   *table;			/* schema-qualified display name */
 	char	   *query;			/* generated SQL, with $n placeholders */
 	char	   *query_source;	/* the agent's own SQL text, if any */
+
+	List	   *warnings;		/* of char *, joined into "warning" */
 
 	/* the success envelope under construction (in cxt) */
 	JsonbParseState *state;
@@ -293,6 +306,9 @@ extern Jsonb *nat_run_tool_call(const char *name, Jsonb *args);
 extern void nat_stream_query(ToolCall *call, const char *sql,
 							 QueryParams *params, RowCaps caps,
 							 RowResult *result);
+extern int64 nat_execute_dml(ToolCall *call, const char *sql,
+							 QueryParams *params, int64 max_affected,
+							 RowCaps caps, RowResult *result);
 extern int	nat_effective_timeout(ToolCall *call);
 extern RowCaps nat_effective_row_caps(ToolCall *call);
 
@@ -301,6 +317,8 @@ extern RowCaps nat_effective_row_caps(ToolCall *call);
 extern void nat_response_begin(ToolCall *call);
 extern Jsonb *nat_response_finish(ToolCall *call);
 extern void nat_response_rows(ToolCall *call, RowResult *result);
+extern void nat_response_write(ToolCall *call, int64 affected, RowResult *result);
+extern void nat_add_warning(ToolCall *call, const char *warning);
 extern Jsonb *nat_error_response(ToolCall *call, ErrorData *edata,
 								 ToolError *err);
 extern char *nat_format_elapsed(instr_time start);

@@ -50,6 +50,8 @@ nat_find_tool(const char *name)
 bool
 nat_tool_available(const ToolDef *tool)
 {
+	if (tool->writes && nat_read_only)
+		return false;
 	return nat_tool_enabled(tool->name);
 }
 

@@ -61,10 +61,44 @@ push_call_keys(JsonbParseState **state, ToolCall *call)
 Jsonb *
 nat_response_finish(ToolCall *call)
 {
+	if (call->warnings != NIL)
+	{
+		StringInfoData buf;
+		ListCell   *lc;
+
+		initStringInfo(&buf);
+		foreach(lc, call->warnings)
+			appendStringInfo(&buf, "%s%s", buf.len > 0 ? " " : "", (char *) lfirst(lc));
+		nat_push_string(&call->state, "warning", buf.data);
+	}
+	if (call->dry_run)
+		nat_push_bool(&call->state, "dryRun", true);
 	nat_push_bool(&call->state, "success", true);
 	nat_push_string(&call->state, "status", "success");
 	push_call_keys(&call->state, call);
 	return JsonbValueToJsonb(pushJsonbValue(&call->state, WJB_END_OBJECT, NULL));
+}
+
+/*
+ * Add a sentence to the answer's "warning".
+ */
+void
+nat_add_warning(ToolCall *call, const char *warning)
+{
+	MemoryContext old = MemoryContextSwitchTo(call->cxt);
+
+	call->warnings = lappend(call->warnings, pstrdup(warning));
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * affectedRows, then the rows a write returned.
+ */
+void
+nat_response_write(ToolCall *call, int64 affected, RowResult *result)
+{
+	nat_push_int(&call->state, "affectedRows", affected);
+	nat_response_rows(call, result);
 }
 
 /*
@@ -87,7 +121,7 @@ nat_response_rows(ToolCall *call, RowResult *result)
 		nat_push_string(state, "reason", result->truncation_reason);
 		nat_push_int(state, "limit", result->truncation_limit);
 		pushJsonbValue(state, WJB_END_OBJECT, NULL);
-		nat_push_string(state, "warning",
+		nat_add_warning(call,
 						psprintf("Result truncated to the first " INT64_FORMAT " rows: the %s limit of " INT64_FORMAT " %s was reached. More rows match; narrow the filter, or page with offset and order_by.",
 								 result->row_count,
 								 strcmp(what, "rows") == 0 ? "row" : "byte",
@@ -142,7 +176,7 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 	const char *column = NULL;
 	const char *path = NULL;
 	int			position = 0;
-	bool		has_sqlstate = (err == NULL);
+	int			sqlerrcode = err ? err->sqlerrcode : edata->sqlerrcode;
 
 	if (err)
 	{
@@ -194,9 +228,9 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 	nat_push_string(&state, "error", message);
 	nat_push_string(&state, "errorType", cat.error_type);
 	nat_push_string(&state, "error_type", cat.portable_type);
-	if (has_sqlstate)
+	if (sqlerrcode != 0)
 	{
-		const char *code = unpack_sql_state(edata->sqlerrcode);
+		const char *code = unpack_sql_state(sqlerrcode);
 
 		nat_push_string(&state, "error_code", code);
 		nat_push_string(&state, "sqlState", code);

@@ -20,6 +20,7 @@
 
 #include "catalog/pg_type.h"
 #include "neon_ai_tools.h"
+#include "params.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
@@ -29,13 +30,7 @@ static const char *const direction_values[] = {"asc", "desc", NULL};
 static const char *const nulls_values[] = {"first", "last", NULL};
 
 static const ToolParam select_params[] = {
-	{
-		.name = "table",
-		.types = NAT_JSON_STRING,
-		.required = true,
-		.description = "The table or view to read: \"orders\" or \"schema.orders\".",
-		.examples_json = "[\"orders\", \"sales.customers\"]",
-	},
+	NAT_PARAM_TABLE("or view to read"),
 	{
 		.name = "columns",
 		.types = NAT_JSON_ARRAY | NAT_JSON_STRING,
@@ -44,12 +39,7 @@ static const ToolParam select_params[] = {
 		.examples_json = "[[\"id\", \"name\"], \"id, name\"]",
 		.validate = nat_validate_columns,
 	},
-	{
-		.name = "where",
-		.types = NAT_JSON_OBJECT | NAT_JSON_STRING,
-		.description = "Filter. Recommended: an object, e.g. {\"status\": \"active\", \"age\": {\"gt\": 18}}, with operators eq, neq, gt, gte, lt, lte, in, not_in, like, ilike, is_null, between, contains and nested and/or/not lists. Or a SQL condition string over the table's columns, e.g. \"age > 18 AND status = 'active'\" (comparisons, LIKE, IN, BETWEEN, IS NULL, AND/OR/NOT and a few built-in functions; no subqueries).",
-		.examples_json = "[{\"status\": \"active\", \"age\": {\"gte\": 18}}, {\"or\": [{\"role\": \"admin\"}, {\"id\": {\"in\": [1, 2]}}]}, \"age > 18 AND status = 'active'\"]",
-	},
+	NAT_PARAM_WHERE("to return"),
 	{
 		.name = "order_by",
 		.types = NAT_JSON_ARRAY | NAT_JSON_STRING,
@@ -75,15 +65,7 @@ static const ToolParam select_params[] = {
 		.minimum = 0,
 		.default_json = "0",
 	},
-	{
-		.name = "timeout_ms",
-		.types = NAT_JSON_INTEGER,
-		.description = "Time limit for this call in milliseconds.",
-		.has_minimum = true,
-		.minimum = 1,
-		.maximum_setting = &nat_max_timeout_ms,
-		.default_json = "30000",
-	},
+	NAT_PARAM_TIMEOUT_MS,
 };
 
 const ToolDef nat_tool_select_query = {
@@ -196,72 +178,6 @@ nat_validate_order_by(JsonbValue *value, const char *path)
 		if (!has_column)
 			nat_invalid_param(itempath, "Add \"column\": the column to sort by.",
 							  "order_by item has no \"column\"");
-	}
-}
-
-/*
- * Append the select list: the requested columns, or all columns.
- */
-static void
-deparse_select_list(StringInfo buf, ToolCall *call, Oid relid)
-{
-	JsonbValue *columns = nat_arg(call, "columns");
-	List	   *names = NIL;
-	ListCell   *lc;
-
-	if (columns == NULL)
-	{
-		appendStringInfoChar(buf, '*');
-		return;
-	}
-	if (columns->type == jbvString)
-	{
-		char	   *text = nat_json_value_text(columns);
-
-		if (strcmp(text, "*") == 0)
-		{
-			appendStringInfoChar(buf, '*');
-			return;
-		}
-		foreach(lc, nat_split_top_level(text, ','))
-		{
-			const char *p = lfirst(lc);
-			bool		quoted;
-			char	   *name = nat_read_identifier(&p, &quoted);
-
-			while (isspace((unsigned char) *p))
-				p++;
-			if (name == NULL || *p != '\0')
-				nat_invalid_param("$.columns", "Separate column names with commas, e.g. \"id, name\".",
-								  "invalid column list \"%s\"", text);
-			names = lappend(names, name);
-		}
-	}
-	else
-	{
-		int			i;
-
-		for (i = 0; i < JsonContainerSize(columns->val.binary.data); i++)
-		{
-			JsonbValue *item = getIthJsonbValueFromContainer(columns->val.binary.data, i);
-
-			names = lappend(names, nat_json_value_text(item));
-		}
-		if (names == NIL)
-		{
-			appendStringInfoChar(buf, '*');
-			return;
-		}
-	}
-
-	foreach(lc, names)
-	{
-		char	   *path = psprintf("$.columns[%d]", foreach_current_index(lc));
-
-		if (foreach_current_index(lc) > 0)
-			appendStringInfoString(buf, ", ");
-		nat_deparse_column(buf, relid,
-						   nat_resolve_column(relid, (char *) lfirst(lc), path));
 	}
 }
 
@@ -393,7 +309,7 @@ select_query(ToolCall *call)
 	nat_params_init(&params);
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "SELECT ");
-	deparse_select_list(&sql, call, relid);
+	nat_deparse_column_list(&sql, relid, nat_arg(call, "columns"), "$.columns");
 	appendStringInfoString(&sql, " FROM ");
 	nat_deparse_relation(&sql, relid);
 

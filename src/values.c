@@ -24,6 +24,57 @@
 #include "utils/numeric.h"
 
 /*
+ * Where the value being converted came from, so that a conversion error
+ * can name the argument, the column and the type.  Fixed buffers: they
+ * must survive the subtransaction abort that the error causes.
+ */
+static bool conversion_active = false;
+static char conversion_path[256];
+static char conversion_column[NAMEDATALEN];
+static Oid	conversion_type;
+
+/*
+ * Convert an argument value for a column (or operator input) of type
+ * typid, remembering where it came from until the conversion succeeds.
+ */
+Datum
+nat_convert_value(JsonbValue *value, Oid typid, int32 typmod,
+				  const char *path, const char *column, bool *isnull)
+{
+	Datum		result;
+
+	strlcpy(conversion_path, path ? path : "", sizeof(conversion_path));
+	strlcpy(conversion_column, column ? column : "", sizeof(conversion_column));
+	conversion_type = typid;
+	conversion_active = true;
+	result = nat_json_to_datum(value, typid, typmod, isnull);
+	conversion_active = false;
+	return result;
+}
+
+/*
+ * If an error interrupted a conversion, say where (strings in the caller's
+ * memory) and forget it.
+ */
+bool
+nat_conversion_failed(char **path, char **column, Oid *typid)
+{
+	if (!conversion_active)
+		return false;
+	conversion_active = false;
+	*path = pstrdup(conversion_path);
+	*column = conversion_column[0] ? pstrdup(conversion_column) : NULL;
+	*typid = conversion_type;
+	return true;
+}
+
+void
+nat_conversion_reset(void)
+{
+	conversion_active = false;
+}
+
+/*
  * Start an empty parameter list.
  */
 void

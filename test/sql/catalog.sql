@@ -14,8 +14,11 @@ SELECT t->'parameters'->>'type' AS type,
        t->'parameters'->'additionalProperties' AS additional,
        (SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys(t->'parameters'->'properties') k) AS properties
 FROM jsonb_array_elements(ai_tool_list()) t WHERE t->>'name' = 'select_query';
-SELECT jsonb_pretty(t->'parameters'->'properties'->'limit') AS limit_schema,
-       jsonb_pretty(t->'parameters'->'properties'->'where') AS where_schema
+SELECT jsonb_pretty(t->'parameters'->'properties'->'limit') AS limit_schema
+FROM jsonb_array_elements(ai_tool_list()) t WHERE t->>'name' = 'select_query';
+SELECT t->'parameters'->'properties'->'where'->'type' AS where_type,
+       (SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys(t->'parameters'->'properties'->'where') k) AS where_keys,
+       jsonb_array_length(t->'parameters'->'properties'->'where'->'examples') AS examples
 FROM jsonb_array_elements(ai_tool_list()) t WHERE t->>'name' = 'select_query';
 SELECT t->'parameters'->'properties'->'order_by'->'items'->'properties'->'direction' AS direction
 FROM jsonb_array_elements(ai_tool_list()) t WHERE t->>'name' = 'select_query';

@@ -1,0 +1,85 @@
+/*-------------------------------------------------------------------------
+ *
+ * params.h
+ *		  Parameter rows shared by several tools.
+ *
+ * A parameter that means the same thing in several tools (table, where,
+ * timeout_ms, ...) is written once here and used in each tool's static
+ * ToolParam table, so its schema, description and checks cannot drift
+ * apart between tools.
+ *
+ * IDENTIFICATION
+ *		  src/params.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef NAT_PARAMS_H
+#define NAT_PARAMS_H
+
+#include "neon_ai_tools.h"
+
+#define NAT_PARAM_TABLE(what) \
+	{ \
+		.name = "table", \
+		.types = NAT_JSON_STRING, \
+		.required = true, \
+		.description = "The table " what ": \"orders\" or \"schema.orders\".", \
+		.examples_json = "[\"orders\", \"sales.customers\"]", \
+	}
+
+#define NAT_PARAM_WHERE(what) \
+	{ \
+		.name = "where", \
+		.types = NAT_JSON_OBJECT | NAT_JSON_STRING, \
+		.description = "Which rows " what ". Recommended: an object, e.g. {\"status\": \"active\", \"age\": {\"gt\": 18}}, with operators eq, neq, gt, gte, lt, lte, in, not_in, like, ilike, is_null, between, contains and nested and/or/not lists. Or a SQL condition string over the table's columns, e.g. \"age > 18 AND status = 'active'\" (comparisons, LIKE, IN, BETWEEN, IS NULL, AND/OR/NOT and a few built-in functions; no subqueries).", \
+		.examples_json = "[{\"status\": \"active\", \"age\": {\"gte\": 18}}, {\"or\": [{\"role\": \"admin\"}, {\"id\": {\"in\": [1, 2]}}]}, \"age > 18 AND status = 'active'\"]", \
+	}
+
+#define NAT_PARAM_TIMEOUT_MS \
+	{ \
+		.name = "timeout_ms", \
+		.types = NAT_JSON_INTEGER, \
+		.description = "Time limit for this call in milliseconds.", \
+		.has_minimum = true, \
+		.minimum = 1, \
+		.maximum_setting = &nat_max_timeout_ms, \
+		.default_json = "30000", \
+	}
+
+#define NAT_PARAM_RETURNING \
+	{ \
+		.name = "returning", \
+		.types = NAT_JSON_ARRAY | NAT_JSON_STRING, \
+		.description = "Columns of the changed rows to return, as a list or a comma-separated string; all columns by default (so generated ids and defaults come back), [] for none.", \
+		.items_schema = "{\"type\":\"string\"}", \
+		.examples_json = "[[\"id\"], \"id, status\", []]", \
+		.validate = nat_validate_columns, \
+	}
+
+#define NAT_PARAM_CONFIRM_ALL_ROWS(verb) \
+	{ \
+		.name = "confirm_all_rows", \
+		.types = NAT_JSON_BOOLEAN, \
+		.description = "Must be true to " verb " every row of the table when there is no where filter; refused otherwise.", \
+		.default_json = "false", \
+	}
+
+#define NAT_PARAM_DRY_RUN \
+	{ \
+		.name = "dry_run", \
+		.types = NAT_JSON_BOOLEAN, \
+		.description = "Run the change, report affectedRows and the changed rows, then roll it back: nothing is kept.", \
+		.default_json = "false", \
+	}
+
+#define NAT_PARAM_MAX_AFFECTED \
+	{ \
+		.name = "max_affected", \
+		.types = NAT_JSON_INTEGER, \
+		.description = "Refuse, changing nothing, if more rows than this would change. Can only lower the server's limit.", \
+		.has_minimum = true, \
+		.minimum = 0, \
+		.maximum_setting = &nat_max_affected_rows, \
+	}
+
+#endif							/* NAT_PARAMS_H */
