@@ -19,8 +19,15 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_constraint.h"
 #include "neon_ai_tools.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/syscache.h"
 
 /* the ToolError being raised, until execute.c takes it */
 static ToolError *pending_error = NULL;
@@ -280,4 +287,119 @@ void
 nat_clear_pending_error(void)
 {
 	pending_error = NULL;
+}
+
+/*
+ * The column names of a constraint's key (conkey), as "a, b".
+ */
+static char *
+constraint_columns(HeapTuple tuple, Oid relid, List **names)
+{
+	bool		isnull;
+	Datum		d = SysCacheGetAttr(CONSTROID, tuple, Anum_pg_constraint_conkey, &isnull);
+	StringInfoData buf;
+	Datum	   *elems;
+	int			n;
+	int			i;
+
+	initStringInfo(&buf);
+	if (isnull)
+		return buf.data;
+	deconstruct_array(DatumGetArrayTypeP(d), INT2OID, 2, true, TYPALIGN_SHORT,
+					  &elems, NULL, &n);
+	for (i = 0; i < n; i++)
+	{
+		char	   *att = get_attname(relid, DatumGetInt16(elems[i]), true);
+
+		if (att == NULL)
+			continue;
+		appendStringInfo(&buf, "%s%s", buf.len > 0 ? ", " : "", att);
+		*names = lappend(*names, att);
+	}
+	return buf.data;
+}
+
+/*
+ * Explain a constraint violation (class 23) from the catalog: the
+ * constraint's columns join affected_resources, a foreign key blocking a
+ * delete names the referencing table in dependencies, and the suggestion
+ * says what to do.  Domain constraints and constraints that cannot be
+ * found are left as PostgreSQL reported them.
+ */
+void
+nat_explain_constraint_error(ErrorData *edata, ToolCall *call, List **affected,
+							 List **dependencies, char **suggestion,
+							 List **actions)
+{
+	Oid			nspid;
+	Oid			relid;
+	Oid			conoid;
+	HeapTuple	tuple;
+	Form_pg_constraint con;
+	char	   *table;
+	char	   *columns;
+	List	   *names = NIL;
+	ListCell   *lc;
+
+	if (edata->sqlerrcode == ERRCODE_NOT_NULL_VIOLATION && edata->column_name)
+	{
+		*suggestion = psprintf("Column \"%s\" cannot be null: supply a value for it.",
+							   edata->column_name);
+		*actions = lappend(*actions, psprintf("Give \"%s\" a value in every row.",
+											  edata->column_name));
+		return;
+	}
+	if (edata->schema_name == NULL || edata->table_name == NULL ||
+		edata->constraint_name == NULL)
+		return;
+	nspid = get_namespace_oid(edata->schema_name, true);
+	relid = OidIsValid(nspid) ? get_relname_relid(edata->table_name, nspid) : InvalidOid;
+	conoid = OidIsValid(relid) ?
+		get_relation_constraint_oid(relid, edata->constraint_name, true) : InvalidOid;
+	if (!OidIsValid(conoid))
+		return;
+	tuple = SearchSysCache1(CONSTROID, ObjectIdGetDatum(conoid));
+	if (!HeapTupleIsValid(tuple))
+		return;
+	con = (Form_pg_constraint) GETSTRUCT(tuple);
+	table = quote_qualified_identifier(edata->schema_name, edata->table_name);
+	columns = constraint_columns(tuple, relid, &names);
+	foreach(lc, names)
+		*affected = lappend(*affected, psprintf("%s.%s", table, quote_identifier(lfirst(lc))));
+
+	switch (edata->sqlerrcode)
+	{
+		case ERRCODE_UNIQUE_VIOLATION:
+		case ERRCODE_EXCLUSION_VIOLATION:
+			*suggestion = psprintf("A row with the same %s already exists in %s.%s",
+								   columns, table,
+								   strcmp(call->tool_name, "insert_data") == 0 ?
+								   " Use on_conflict \"skip\" to keep the existing row, or \"update\" to overwrite it." :
+								   " Use a different value.");
+			break;
+		case ERRCODE_FOREIGN_KEY_VIOLATION:
+			if (call->table && strcmp(call->table, table) != 0)
+			{
+				/* our rows are referenced from another table */
+				*dependencies = lappend(*dependencies, table);
+				*suggestion = psprintf("Rows of %s still reference these rows (constraint %s on %s); delete or update those rows first.",
+									   table, edata->constraint_name, columns);
+				*actions = lappend(*actions,
+								   psprintf("Delete or update the rows of %s that reference them, then retry.", table));
+			}
+			else
+			{
+				char	   *referenced = nat_relation_display_name(con->confrelid);
+
+				*affected = lappend(*affected, referenced);
+				*suggestion = psprintf("The value of %s must match an existing row of %s; insert that row first or use an existing key.",
+									   columns, referenced);
+			}
+			break;
+		case ERRCODE_CHECK_VIOLATION:
+			*suggestion = psprintf("The values break check constraint %s of %s; pass values it accepts.",
+								   edata->constraint_name, table);
+			break;
+	}
+	ReleaseSysCache(tuple);
 }

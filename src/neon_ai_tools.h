@@ -175,6 +175,10 @@ typedef struct ErrorCategory
 } ErrorCategory;
 
 extern ErrorCategory nat_classify_sqlstate(int sqlerrcode);
+struct ToolCall;
+extern void nat_explain_constraint_error(ErrorData *edata, struct ToolCall *call,
+										 List **affected, List **dependencies,
+										 char **suggestion, List **actions);
 extern ErrorCategory nat_category_of(const char *error_type);
 
 /* ---- in call_timer.c: the private per-call timeout ---- */
@@ -323,10 +327,21 @@ extern Jsonb *nat_error_response(ToolCall *call, ErrorData *edata,
 								 ToolError *err);
 extern char *nat_format_elapsed(instr_time start);
 
+/* ---- in writes.c: rules shared by the tools that change rows ---- */
+
+extern Oid	nat_begin_write(ToolCall *call);
+extern void nat_deparse_write_filter(StringInfo buf, ToolCall *call, Oid relid,
+									 QueryParams *params, const char *verb);
+extern int64 nat_effective_max_affected(ToolCall *call);
+extern void nat_deparse_returning(StringInfo buf, ToolCall *call, Oid relid);
+
 /* ---- the tools ---- */
 
-/* in tool_select.c */
+/* in tool_select.c, tool_insert.c, tool_update.c, tool_delete.c */
 extern const ToolDef nat_tool_select_query;
+extern const ToolDef nat_tool_insert_data;
+extern const ToolDef nat_tool_update_data;
+extern const ToolDef nat_tool_delete_data;
 extern void nat_validate_columns(JsonbValue *value, const char *path);
 extern void nat_validate_order_by(JsonbValue *value, const char *path);
 

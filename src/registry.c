@@ -26,6 +26,9 @@
 /* every tool, in catalog order */
 static const ToolDef *const all_tools[] = {
 	&nat_tool_select_query,
+	&nat_tool_insert_data,
+	&nat_tool_update_data,
+	&nat_tool_delete_data,
 };
 
 /*

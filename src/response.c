@@ -134,15 +134,25 @@ nat_response_rows(ToolCall *call, RowResult *result)
  * known.
  */
 static char *
-default_suggestion(ToolCall *call, const char *error_type)
+default_suggestion(ToolCall *call, const char *error_type,
+				   const char *edata_message)
 {
 	if (strcmp(error_type, "timeout") == 0)
 		return psprintf("The call was stopped after %d ms. Narrow the filter, lower the limit, or raise timeout_ms (at most %d ms).",
 						call->timeout_ms, nat_max_timeout_ms);
+	if (strcmp(error_type, "permission_denied") == 0 && edata_message &&
+		strstr(edata_message, "row-level security") != NULL)
+		return call->table ?
+			psprintf("A row-level security policy on %s does not allow this row for your role; write only rows the policy allows.", call->table) :
+			pstrdup("A row-level security policy does not allow this row for your role.");
 	if (strcmp(error_type, "permission_denied") == 0)
 		return call->table ?
 			psprintf("The role you run as lacks a privilege on %s; ask the database administrator for it, or use another table.", call->table) :
 			pstrdup("The role you run as lacks a privilege; ask the database administrator for it.");
+	if (strcmp(error_type, "dependent_objects") == 0)
+		return call->table ?
+			psprintf("Other objects depend on %s (see details.detail); change or drop them first: tools never cascade.", call->table) :
+			pstrdup("Other objects depend on this one (see details.detail); change or drop them first: tools never cascade.");
 	if (strcmp(error_type, "read_only_violation") == 0)
 		return pstrdup("This call runs read-only, so nothing may be written; read the data instead, or use a write tool if one is enabled.");
 	if (strcmp(error_type, "invalid_input") == 0)
@@ -206,20 +216,25 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 							   psprintf("%s.%s", edata->schema_name, edata->table_name) :
 							   pstrdup(edata->table_name));
 		else if (call->table &&
-				 edata->sqlerrcode == ERRCODE_INSUFFICIENT_PRIVILEGE)
-			affected = lappend(affected, call->table);	/* 42501 names none */
+				 (edata->sqlerrcode == ERRCODE_INSUFFICIENT_PRIVILEGE ||
+				  edata->sqlerrcode == ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST))
+			affected = lappend(affected, call->table);	/* these name none */
 		if (edata->column_name)
 			affected = lappend(affected, pstrdup(edata->column_name));
 		if (edata->constraint_name)
 			affected = lappend(affected, pstrdup(edata->constraint_name));
 		if (edata->datatype_name)
 			affected = lappend(affected, pstrdup(edata->datatype_name));
+		if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) == ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION)
+			nat_explain_constraint_error(edata, call, &affected, &dependencies,
+										 &suggestion, &actions);
 		/* core's "Perhaps you meant ..." hint is the best suggestion */
 		if (edata->hint && strncmp(edata->hint, "Perhaps you meant", 17) == 0)
 			suggestion = pstrdup(edata->hint);
 	}
 	if (suggestion == NULL)
-		suggestion = default_suggestion(call, cat.error_type);
+		suggestion = default_suggestion(call, cat.error_type,
+										err ? NULL : edata->message);
 
 	pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
 	nat_push_bool(&state, "success", false);

@@ -96,8 +96,8 @@ nat_validate_columns(JsonbValue *value, const char *path)
 	if (value->type == jbvString)
 	{
 		if (value->val.string.len == 0)
-			nat_invalid_param(path, "Omit \"columns\" to get all columns.",
-							  "argument \"columns\" is empty");
+			nat_invalid_param(path, psprintf("Omit \"%s\" for all columns.", path + 2),
+							  "argument \"%s\" is empty", path + 2);
 		return;
 	}
 	for (i = 0; i < JsonContainerSize(value->val.binary.data); i++)

@@ -1,5 +1,7 @@
 -- argument validation: before any SQL, with the JSON path of the bad value
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS neon_ai_tools;
+RESET client_min_messages;
 CREATE SCHEMA args_test;
 SET search_path = args_test, public;
 CREATE TABLE items (id int PRIMARY KEY, name text);

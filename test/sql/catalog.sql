@@ -1,5 +1,7 @@
 -- ai_tool_list(): the catalog in its four formats
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS neon_ai_tools;
+RESET client_min_messages;
 
 -- native: name, title, description, parameters, annotations
 SELECT jsonb_typeof(ai_tool_list()) AS type, jsonb_array_length(ai_tool_list()) > 0 AS has_tools;

@@ -1,6 +1,8 @@
 -- guardrails of the execution core: read-only, timeout, privileges, RLS,
 -- atomicity, settings that do not leak, hostile search_path
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS neon_ai_tools;
+RESET client_min_messages;
 CREATE SCHEMA gr_test;
 SET search_path = gr_test, public;
 

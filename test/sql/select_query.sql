@@ -1,5 +1,7 @@
 -- select_query: columns, order, paging, row and byte caps, types
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS neon_ai_tools;
+RESET client_min_messages;
 CREATE SCHEMA sel_test;
 SET search_path = sel_test, public;
 

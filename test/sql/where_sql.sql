@@ -1,6 +1,8 @@
 -- select_query where, SQL condition strings: parsed by PostgreSQL's parser,
 -- checked against an allow-list, every literal bound as a parameter
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS neon_ai_tools;
+RESET client_min_messages;
 CREATE SCHEMA wq_test;
 SET search_path = wq_test, public;
 

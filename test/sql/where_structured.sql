@@ -1,5 +1,7 @@
 -- select_query where, structured form: every operator, nesting, errors
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS neon_ai_tools;
+RESET client_min_messages;
 CREATE SCHEMA ws_test;
 SET search_path = ws_test, public;
 

@@ -1,0 +1,466 @@
+/*-------------------------------------------------------------------------
+ *
+ * tool_insert.c
+ *		  The insert_data tool.
+ *
+ * Generates one statement for all the rows, so they are inserted
+ * atomically:
+ *	 INSERT INTO "schema"."table" ("a", "b") VALUES ($1, $2), ($3, DEFAULT)
+ *	   [ON CONFLICT [(cols)] DO NOTHING | DO UPDATE SET "b" = EXCLUDED."b"]
+ *	   RETURNING <columns>
+ * The column list is the union of the rows' keys; a key missing from a row
+ * takes the column's default.  Every value is a bound parameter converted
+ * by the column type's input function, so "5" lands as integer 5 and
+ * ["x", "y"] as {x,y}; a value that cannot be converted is an invalid_input
+ * answer naming the row, the column and the type, and nothing is inserted.
+ *
+ * IDENTIFICATION
+ *		  src/tool_insert.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/relation.h"
+#include "catalog/pg_index.h"
+#include "catalog/pg_type.h"
+#include "neon_ai_tools.h"
+#include "params.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/relcache.h"
+
+/* the protocol's limit on bound parameters in one statement */
+#define MAX_BOUND_PARAMS 65535
+
+static void insert_data(ToolCall *call);
+static void validate_rows(JsonbValue *value, const char *path);
+
+static const char *const on_conflict_values[] = {"error", "skip", "update", NULL};
+
+static const ToolParam insert_params[] = {
+	NAT_PARAM_TABLE("to insert into"),
+	{
+		.name = "rows",
+		.types = NAT_JSON_OBJECT | NAT_JSON_ARRAY,
+		.required = true,
+		.description = "One row as an object of column values, or a list of such objects; all are inserted in one atomic operation. Missing columns take their default; values are converted to the column types (\"5\" for an integer, [\"a\", \"b\"] for a text[] column, objects for json/jsonb).",
+		.items_schema = "{\"type\":\"object\"}",
+		.examples_json = "[{\"name\": \"Ada\", \"email\": \"ada@example.com\"}, [{\"sku\": \"A1\", \"qty\": 5}, {\"sku\": \"B2\", \"qty\": 1, \"tags\": [\"new\"]}]]",
+		.validate = validate_rows,
+	},
+	{
+		.name = "on_conflict",
+		.types = NAT_JSON_STRING,
+		.description = "What to do when a row violates a unique constraint: error (the default: nothing is inserted), skip (insert the others, report skippedRows), update (upsert: update the existing row with the new values).",
+		.enum_values = on_conflict_values,
+		.default_json = "\"error\"",
+	},
+	{
+		.name = "conflict_columns",
+		.types = NAT_JSON_ARRAY,
+		.description = "The columns of the unique constraint that decides a conflict, for skip and update; defaults to the primary key.",
+		.items_schema = "{\"type\":\"string\"}",
+		.examples_json = "[[\"email\"], [\"tenant_id\", \"sku\"]]",
+		.validate = nat_validate_columns,
+	},
+	NAT_PARAM_RETURNING,
+	NAT_PARAM_TIMEOUT_MS,
+};
+
+const ToolDef nat_tool_insert_data = {
+	.name = "insert_data",
+	.title = "Insert rows into a table",
+	.description = "Insert one or more rows into one table in a single atomic operation: if any row fails, none is inserted. "
+	"Use it to add new records; use on_conflict to skip rows that already exist or to update them (upsert). "
+	"Values are bound parameters converted to the column types; missing columns take their defaults. "
+	"The answer has affectedRows and the inserted rows in data (with generated ids and defaults, or the columns chosen by returning). "
+	"Example: {\"table\": \"customers\", \"rows\": [{\"name\": \"Ada\", \"email\": \"ada@example.com\"}], \"on_conflict\": \"skip\", \"conflict_columns\": [\"email\"]}",
+	.operation = "insert",
+	.params = insert_params,
+	.nparams = lengthof(insert_params),
+	.read_only = false,
+	.writes = true,
+	.destructive = false,
+	.idempotent = false,
+	.handler = insert_data,
+};
+
+/* one column of the insert */
+typedef struct InsertColumn
+{
+	char	   *key;			/* as the rows name it */
+	AttrNumber	attnum;
+	Oid			typid;
+	int32		typmod;
+} InsertColumn;
+
+/*
+ * rows: an object, or a non-empty list of objects.
+ */
+static void
+validate_rows(JsonbValue *value, const char *path)
+{
+	int			i;
+
+	if (JsonContainerIsObject(value->val.binary.data))
+		return;
+	if (JsonContainerSize(value->val.binary.data) == 0)
+		nat_invalid_param(path, "Pass at least one row, e.g. [{\"name\": \"Ada\"}].",
+						  "argument \"rows\" is empty");
+	for (i = 0; i < JsonContainerSize(value->val.binary.data); i++)
+	{
+		JsonbValue *row = getIthJsonbValueFromContainer(value->val.binary.data, i);
+
+		if (row->type != jbvBinary || !JsonContainerIsObject(row->val.binary.data))
+			nat_invalid_param(psprintf("%s[%d]", path, i),
+							  "Pass each row as an object of column values, e.g. {\"name\": \"Ada\"}.",
+							  "each row must be an object");
+	}
+}
+
+/*
+ * The rows as a list of JsonbContainer *.
+ */
+static List *
+row_containers(JsonbValue *rows)
+{
+	List	   *result = NIL;
+	int			i;
+
+	if (JsonContainerIsObject(rows->val.binary.data))
+		return list_make1(rows->val.binary.data);
+	for (i = 0; i < JsonContainerSize(rows->val.binary.data); i++)
+	{
+		JsonbValue *row = getIthJsonbValueFromContainer(rows->val.binary.data, i);
+
+		result = lappend(result, row->val.binary.data);
+	}
+	return result;
+}
+
+/*
+ * The row's path in the arguments: $.rows for a single object.
+ */
+static char *
+row_path(JsonbValue *rows, int i)
+{
+	if (JsonContainerIsObject(rows->val.binary.data))
+		return pstrdup("$.rows");
+	return psprintf("$.rows[%d]", i);
+}
+
+/*
+ * The union of the rows' keys, in order of first appearance, resolved to
+ * columns.
+ */
+static List *
+insert_columns(Oid relid, JsonbValue *rows, List *containers)
+{
+	List	   *columns = NIL;
+	ListCell   *lc;
+
+	foreach(lc, containers)
+	{
+		JsonbIterator *it = JsonbIteratorInit((JsonbContainer *) lfirst(lc));
+		JsonbValue	v;
+		JsonbIteratorToken tok;
+
+		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		{
+			char	   *key;
+			ListCell   *lc2;
+			bool		seen = false;
+			InsertColumn *col;
+			Oid			collid;
+
+			if (tok != WJB_KEY)
+				continue;
+			key = pnstrdup(v.val.string.val, v.val.string.len);
+			foreach(lc2, columns)
+			{
+				if (strcmp(((InsertColumn *) lfirst(lc2))->key, key) == 0)
+				{
+					seen = true;
+					break;
+				}
+			}
+			if (seen)
+				continue;
+			col = palloc(sizeof(InsertColumn));
+			col->key = key;
+			col->attnum = nat_resolve_column(relid, key,
+											 psprintf("%s.%s", row_path(rows, foreach_current_index(lc)), key));
+			get_atttypetypmodcoll(relid, col->attnum, &col->typid, &col->typmod, &collid);
+			columns = lappend(columns, col);
+		}
+	}
+	return columns;
+}
+
+/*
+ * VALUES (...), (...): each value a parameter of its column's type, a
+ * missing key DEFAULT.
+ */
+static void
+deparse_values(StringInfo buf, Oid relid, JsonbValue *rows, List *containers,
+			   List *columns, QueryParams *params)
+{
+	ListCell   *lc;
+
+	if ((int64) list_length(containers) * list_length(columns) > MAX_BOUND_PARAMS)
+		nat_invalid_param("$.rows",
+						  psprintf("Split the rows into batches of at most %d.",
+								   MAX_BOUND_PARAMS / list_length(columns)),
+						  "too many values in one call (%d rows of %d columns)",
+						  list_length(containers), list_length(columns));
+
+	appendStringInfoString(buf, " VALUES ");
+	foreach(lc, containers)
+	{
+		JsonbContainer *row = lfirst(lc);
+		char	   *path = row_path(rows, foreach_current_index(lc));
+		ListCell   *lc2;
+
+		if (foreach_current_index(lc) > 0)
+			appendStringInfoString(buf, ", ");
+		appendStringInfoChar(buf, '(');
+		foreach(lc2, columns)
+		{
+			InsertColumn *col = lfirst(lc2);
+			JsonbValue *value = getKeyJsonValueFromContainer(row, col->key,
+															 strlen(col->key), NULL);
+
+			if (foreach_current_index(lc2) > 0)
+				appendStringInfoString(buf, ", ");
+			if (value == NULL)
+				appendStringInfoString(buf, "DEFAULT");
+			else
+			{
+				bool		isnull;
+				Datum		d = nat_convert_value(value, col->typid, col->typmod,
+												  psprintf("%s.%s", path, col->key),
+												  get_attname(relid, col->attnum, false),
+												  &isnull);
+
+				nat_deparse_param(buf, nat_params_add(params, col->typid, d, isnull));
+			}
+		}
+		appendStringInfoChar(buf, ')');
+	}
+}
+
+/*
+ * The primary key columns of relid, for a conflict target.
+ */
+static List *
+primary_key_columns(Oid relid)
+{
+	Relation	rel = relation_open(relid, AccessShareLock);
+	Oid			pkoid = RelationGetPrimaryKeyIndex(rel);
+	List	   *attnums = NIL;
+
+	if (OidIsValid(pkoid))
+	{
+		Relation	index = index_open(pkoid, AccessShareLock);
+		int			i;
+
+		for (i = 0; i < index->rd_index->indnkeyatts; i++)
+			attnums = lappend_int(attnums, index->rd_index->indkey.values[i]);
+		index_close(index, AccessShareLock);
+	}
+	relation_close(rel, AccessShareLock);
+	return attnums;
+}
+
+/*
+ * Is there a unique index (or primary key) on exactly these columns?  If
+ * not, refuse, listing the column sets that would do.
+ */
+static void
+check_conflict_target(Oid relid, List *attnums)
+{
+	Relation	rel = relation_open(relid, AccessShareLock);
+	List	   *indexes = RelationGetIndexList(rel);
+	ListCell   *lc;
+	StringInfoData choices;
+
+	initStringInfo(&choices);
+	foreach(lc, indexes)
+	{
+		Relation	index = index_open(lfirst_oid(lc), AccessShareLock);
+		Form_pg_index form = index->rd_index;
+		/* a plain unique index: no expressions, no predicate */
+		bool		plain = form->indisunique &&
+			heap_attisnull(index->rd_indextuple, Anum_pg_index_indexprs, NULL) &&
+			heap_attisnull(index->rd_indextuple, Anum_pg_index_indpred, NULL);
+		bool		match = plain && form->indnkeyatts == list_length(attnums);
+		StringInfoData cols;
+		int			i;
+
+		initStringInfo(&cols);
+		for (i = 0; i < form->indnkeyatts; i++)
+		{
+			AttrNumber	att = form->indkey.values[i];
+
+			if (!list_member_int(attnums, att))
+				match = false;
+			if (att > 0)
+				appendStringInfo(&cols, "%s\"%s\"", i > 0 ? ", " : "",
+								 get_attname(relid, att, false));
+		}
+		if (plain)
+			appendStringInfo(&choices, "%s[%s]", choices.len > 0 ? " or " : "", cols.data);
+		index_close(index, AccessShareLock);
+		if (match)
+		{
+			relation_close(rel, AccessShareLock);
+			return;
+		}
+	}
+	relation_close(rel, AccessShareLock);
+	nat_invalid_param("$.conflict_columns",
+					  choices.len > 0 ? psprintf("Use the columns of a unique constraint: %s.", choices.data) :
+					  "The table has no unique constraint; use on_conflict \"error\".",
+					  "conflict_columns must be exactly the columns of a unique constraint or the primary key");
+}
+
+/*
+ * ON CONFLICT for on_conflict skip / update: skip without conflict_columns
+ * is a bare DO NOTHING (any unique constraint); update targets
+ * conflict_columns or the primary key and sets every other inserted column
+ * from EXCLUDED.
+ */
+static void
+deparse_on_conflict(StringInfo buf, ToolCall *call, Oid relid, List *columns)
+{
+	char	   *mode = nat_arg_string(call, "on_conflict");
+	JsonbValue *target = nat_arg(call, "conflict_columns");
+	List	   *attnums = NIL;
+	ListCell   *lc;
+	int			nset = 0;
+
+	if (mode == NULL || strcmp(mode, "error") == 0)
+	{
+		if (target)
+			nat_invalid_param("$.conflict_columns",
+							  "Pass \"on_conflict\": \"skip\" or \"update\" with conflict_columns, or leave them out.",
+							  "conflict_columns needs on_conflict \"skip\" or \"update\"");
+		return;
+	}
+
+	if (target)
+	{
+		int			i;
+
+		for (i = 0; i < JsonContainerSize(target->val.binary.data); i++)
+		{
+			JsonbValue *item = getIthJsonbValueFromContainer(target->val.binary.data, i);
+
+			attnums = lappend_int(attnums,
+								  nat_resolve_column(relid, nat_json_value_text(item),
+													 psprintf("$.conflict_columns[%d]", i)));
+		}
+	}
+	else if (strcmp(mode, "update") == 0)
+	{
+		attnums = primary_key_columns(relid);
+		if (attnums == NIL)
+			nat_invalid_param("$.conflict_columns",
+							  "Name the columns of a unique constraint, e.g. \"conflict_columns\": [\"email\"].",
+							  "table %s has no primary key: on_conflict \"update\" needs conflict_columns",
+							  call->table);
+	}
+
+	appendStringInfoString(buf, " ON CONFLICT");
+	if (attnums != NIL)
+	{
+		check_conflict_target(relid, attnums);
+		appendStringInfoString(buf, " (");
+		foreach(lc, attnums)
+		{
+			if (foreach_current_index(lc) > 0)
+				appendStringInfoString(buf, ", ");
+			nat_deparse_column(buf, relid, lfirst_int(lc));
+		}
+		appendStringInfoChar(buf, ')');
+	}
+
+	if (strcmp(mode, "skip") == 0)
+	{
+		appendStringInfoString(buf, " DO NOTHING");
+		return;
+	}
+
+	/* update every inserted column that is not part of the conflict target */
+	foreach(lc, columns)
+	{
+		InsertColumn *col = lfirst(lc);
+
+		if (list_member_int(attnums, col->attnum))
+			continue;
+		appendStringInfoString(buf, nset++ == 0 ? " DO UPDATE SET " : ", ");
+		nat_deparse_column(buf, relid, col->attnum);
+		appendStringInfoString(buf, " = EXCLUDED.");
+		nat_deparse_column(buf, relid, col->attnum);
+	}
+	if (nset == 0)
+		appendStringInfoString(buf, " DO NOTHING");
+}
+
+/*
+ * insert_data(table, rows, on_conflict, conflict_columns, returning,
+ *			   timeout_ms)
+ */
+static void
+insert_data(ToolCall *call)
+{
+	Oid			relid = nat_begin_write(call);
+	JsonbValue *rows = nat_arg(call, "rows");
+	List	   *containers = row_containers(rows);
+	List	   *columns = insert_columns(relid, rows, containers);
+	char	   *mode = nat_arg_string(call, "on_conflict");
+	StringInfoData sql;
+	QueryParams params;
+	RowResult	result;
+	int64		affected;
+	ListCell   *lc;
+
+	nat_params_init(&params);
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "INSERT INTO ");
+	nat_deparse_relation(&sql, relid);
+
+	if (columns == NIL && list_length(containers) == 1)
+		appendStringInfoString(&sql, " DEFAULT VALUES");
+	else if (columns == NIL)
+	{
+		/* rows of nothing but defaults */
+		appendStringInfoString(&sql, " SELECT FROM pg_catalog.generate_series(1, ");
+		nat_deparse_param(&sql, nat_params_add(&params, INT4OID,
+											   Int32GetDatum(list_length(containers)), false));
+		appendStringInfoChar(&sql, ')');
+	}
+	else
+	{
+		appendStringInfoString(&sql, " (");
+		foreach(lc, columns)
+		{
+			if (foreach_current_index(lc) > 0)
+				appendStringInfoString(&sql, ", ");
+			nat_deparse_column(&sql, relid, ((InsertColumn *) lfirst(lc))->attnum);
+		}
+		appendStringInfoChar(&sql, ')');
+		deparse_values(&sql, relid, rows, containers, columns, &params);
+	}
+	deparse_on_conflict(&sql, call, relid, columns);
+	nat_deparse_returning(&sql, call, relid);
+
+	affected = nat_execute_dml(call, sql.data, &params, -1,
+							   nat_effective_row_caps(call), &result);
+	nat_response_write(call, affected, &result);
+	if (mode && strcmp(mode, "skip") == 0)
+		nat_push_int(&call->state, "skippedRows", list_length(containers) - affected);
+}

@@ -1,0 +1,145 @@
+/*-------------------------------------------------------------------------
+ *
+ * tool_update.c
+ *		  The update_data tool.
+ *
+ * Generates
+ *	 UPDATE "schema"."table" SET "a" = $1, "b" = $2 WHERE <filter>
+ *	   RETURNING <columns>
+ * with every value a bound parameter of its column's type.  Without a
+ * where filter it needs confirm_all_rows; more affected rows than the write
+ * cap roll the whole call back (limit_exceeded); a dry run reports and
+ * keeps nothing (writes.c, execute.c).
+ *
+ * IDENTIFICATION
+ *		  src/tool_update.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "neon_ai_tools.h"
+#include "params.h"
+#include "utils/lsyscache.h"
+
+static void update_data(ToolCall *call);
+static void validate_set(JsonbValue *value, const char *path);
+
+static const ToolParam update_params[] = {
+	NAT_PARAM_TABLE("to change"),
+	{
+		.name = "set",
+		.types = NAT_JSON_OBJECT,
+		.required = true,
+		.description = "New values by column name, e.g. {\"status\": \"shipped\", \"qty\": 5}; values are converted to the column types, null sets NULL.",
+		.examples_json = "[{\"status\": \"shipped\"}, {\"qty\": 5, \"note\": null}]",
+		.validate = validate_set,
+	},
+	NAT_PARAM_WHERE("to change"),
+	NAT_PARAM_CONFIRM_ALL_ROWS("update"),
+	NAT_PARAM_DRY_RUN,
+	NAT_PARAM_RETURNING,
+	NAT_PARAM_MAX_AFFECTED,
+	NAT_PARAM_TIMEOUT_MS,
+};
+
+const ToolDef nat_tool_update_data = {
+	.name = "update_data",
+	.title = "Update rows of a table",
+	.description = "Change column values of the rows of one table that match a filter, atomically. "
+	"Use it to modify existing rows; the filter is required (pass confirm_all_rows: true to change every row). "
+	"Values are bound parameters converted to the column types. If more rows match than max_affected (or the server's limit), nothing is changed and the answer says how many matched. "
+	"Use dry_run: true to preview: it reports affectedRows and the changed rows, then rolls back. "
+	"The answer has affectedRows and the changed rows in data (columns chosen by returning). "
+	"Example: {\"table\": \"orders\", \"set\": {\"status\": \"shipped\"}, \"where\": {\"id\": {\"in\": [7, 9]}}, \"returning\": [\"id\", \"status\"]}",
+	.operation = "update",
+	.params = update_params,
+	.nparams = lengthof(update_params),
+	.read_only = false,
+	.writes = true,
+	.destructive = true,
+	.idempotent = true,
+	.handler = update_data,
+};
+
+/*
+ * set: at least one column.
+ */
+static void
+validate_set(JsonbValue *value, const char *path)
+{
+	if (JsonContainerSize(value->val.binary.data) == 0)
+		nat_invalid_param(path, "Name at least one column and its new value, e.g. {\"status\": \"shipped\"}.",
+						  "argument \"set\" is empty");
+}
+
+/*
+ * Append the SET list: each column = $n, the value converted to the
+ * column's type.
+ */
+static void
+deparse_set_list(StringInfo buf, ToolCall *call, Oid relid, QueryParams *params)
+{
+	JsonbValue *set = nat_arg(call, "set");
+	JsonbIterator *it = JsonbIteratorInit(set->val.binary.data);
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	int			n = 0;
+
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		char	   *name;
+		char	   *path;
+		AttrNumber	attnum;
+		Oid			typid;
+		int32		typmod;
+		Oid			collid;
+		bool		isnull;
+		Datum		value;
+
+		if (tok != WJB_KEY)
+			continue;
+		name = pnstrdup(v.val.string.val, v.val.string.len);
+		path = psprintf("$.set.%s", name);
+		tok = JsonbIteratorNext(&it, &v, true);
+
+		attnum = nat_resolve_column(relid, name, path);
+		get_atttypetypmodcoll(relid, attnum, &typid, &typmod, &collid);
+		value = nat_convert_value(&v, typid, typmod, path,
+								  get_attname(relid, attnum, false), &isnull);
+
+		if (n++ > 0)
+			appendStringInfoString(buf, ", ");
+		nat_deparse_column(buf, relid, attnum);
+		appendStringInfoString(buf, " = ");
+		nat_deparse_param(buf, nat_params_add(params, typid, value, isnull));
+	}
+}
+
+/*
+ * update_data(table, set, where, confirm_all_rows, dry_run, returning,
+ *			   max_affected, timeout_ms)
+ */
+static void
+update_data(ToolCall *call)
+{
+	Oid			relid = nat_begin_write(call);
+	StringInfoData sql;
+	QueryParams params;
+	RowResult	rows;
+	int64		affected;
+
+	nat_params_init(&params);
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "UPDATE ");
+	nat_deparse_relation(&sql, relid);
+	appendStringInfoString(&sql, " SET ");
+	deparse_set_list(&sql, call, relid, &params);
+	nat_deparse_write_filter(&sql, call, relid, &params, "update");
+	nat_deparse_returning(&sql, call, relid);
+
+	affected = nat_execute_dml(call, sql.data, &params,
+							   nat_effective_max_affected(call),
+							   nat_effective_row_caps(call), &rows);
+	nat_response_write(call, affected, &rows);
+}
