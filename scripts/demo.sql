@@ -113,3 +113,37 @@ SELECT format('customers still there: %s rows', count(*)) FROM customers;
 \echo '=== 9. A per-call timeout: slow_view sleeps 5 s, timeout_ms is 200'
 SELECT jsonb_pretty(ai_tool_call('select_query',
     '{"table": "slow_view", "timeout_ms": 200}'));
+
+\echo
+\echo '=== 10. insert_data: two rows in one atomic statement; strings coerced to column types'
+SELECT jsonb_pretty(ai_tool_call('insert_data',
+    '{"table": "customers",
+      "rows": [{"id": 21, "name": "Kathleen Booth", "email": "kathleen@example.com", "country": "GB", "created_at": "2024-01-10"},
+               {"id": "22", "name": "Dennis Ritchie", "email": "dennis@example.com", "country": "US", "created_at": "2024-01-11"}],
+      "returning": ["id", "name", "country"]}'));
+
+\echo
+\echo '=== 11. insert_data with a duplicate email: a unique_constraint error with advice'
+SELECT jsonb_pretty(ai_tool_call('insert_data',
+    '{"table": "customers",
+      "rows": {"id": 23, "name": "Ada again", "email": "ada@example.com", "country": "GB", "created_at": "2024-02-01"}}')
+    - 'details');
+
+\echo
+\echo '=== 12. update_data as a dry run: what would change, nothing kept'
+SELECT jsonb_pretty(ai_tool_call('update_data',
+    '{"table": "orders", "set": {"status": "cancelled"},
+      "where": {"status": "new", "amount": {"lt": 50}}, "dry_run": true,
+      "returning": ["id", "status", "amount"]}') - 'columns');
+SELECT format('after the dry run, new orders under 50 are still new: %s rows', count(*))
+FROM orders WHERE status = 'new' AND amount < 50;
+
+\echo
+\echo '=== 13. delete_data without a where filter: refused, nothing deleted'
+SELECT jsonb_pretty(ai_tool_call('delete_data', '{"table": "orders"}'));
+
+\echo
+\echo '=== 14. drop of a table other tables reference: refused, dependants listed'
+SELECT jsonb_pretty(ai_tool_call('delete_data',
+    '{"table": "customers", "mode": "drop", "confirm": true}'));
+SELECT format('orders still there: %s rows', count(*)) FROM orders;
