@@ -432,46 +432,92 @@ nat_stream_query(ToolCall *call, const char *sql, QueryParams *params,
 }
 
 /*
- * Run a data-modifying statement and return the number of rows it
- * affected.  Rows of its RETURNING clause go into the answer under the
- * caps; without one, "data" is empty.
+ * Raise limit_exceeded: the statement would change more rows than the cap.
+ */
+static void
+throw_limit_exceeded(ToolCall *call, int64 affected, int64 max_affected)
+{
+	ToolError  *err = nat_error("limit_exceeded",
+								"this %s would change " INT64_FORMAT " rows, more than the limit of " INT64_FORMAT "; nothing was changed",
+								strcmp(call->operation, "execute") == 0 ? "statement" : call->operation,
+								affected, max_affected);
+
+	err->suggestion = psprintf("Narrow the where filter so that at most " INT64_FORMAT " rows match, or raise max_affected if the server's limit allows.",
+							   max_affected);
+	err->suggested_actions = list_make2(pstrdup("Run the same call with \"dry_run\": true to preview which rows match."),
+										pstrdup("Split the change into smaller batches with narrower filters."));
+	if (call->table)
+		err->affected_resources = list_make1(call->table);
+	nat_throw(err);
+}
+
+/*
+ * Run one statement of any kind and push its result into the answer at
+ * the current level of call->state: "columns" and "data" for the rows it
+ * returns ("data" is empty when it returns none), under the caps.
  *
- * The write cap is checked on the count of affected rows, never through
- * SPI's tcount (which would silently stop the statement part way): past
- * max_affected (if >= 0), a limit_exceeded error unwinds the call's
- * subtransaction, so nothing is changed.
+ * A query (stream = true) is read through a cursor, so no more than the
+ * caps is ever fetched, and returns the number of rows pushed.  Any other
+ * statement runs to completion and returns the number of rows it affected
+ * (SPI_processed); past max_affected (if >= 0) a limit_exceeded error
+ * unwinds the call's subtransaction, so nothing is changed.  The cap is
+ * checked on the count, never through SPI's tcount, which would silently
+ * stop a data-modifying statement part way.
  */
 int64
-nat_execute_dml(ToolCall *call, const char *sql, QueryParams *params,
-				int64 max_affected, RowCaps caps, RowResult *result)
+nat_execute_statement(ToolCall *call, const char *sql, QueryParams *params,
+					  bool stream, int64 max_affected, RowCaps caps,
+					  RowResult *result)
 {
-	int			rc;
+	SPIPlanPtr	plan;
 	int64		affected;
+	int			rc;
 
 	call->query = MemoryContextStrdup(call->cxt, sql);
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	rc = SPI_execute_with_args(sql, params->count, params->types,
-							   params->values, params->nulls, false, 0);
-	if (rc < 0)
-		elog(ERROR, "SPI_execute_with_args failed: %s", SPI_result_code_string(rc));
-	affected = (int64) SPI_processed;
+	plan = SPI_prepare(sql, params->count, params->types);
+	if (plan == NULL)
+		elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
 
-	if (max_affected >= 0 && affected > max_affected)
+	if (stream)
 	{
-		ToolError  *err = nat_error("limit_exceeded",
-									"this %s would change " INT64_FORMAT " rows, more than the limit of " INT64_FORMAT "; nothing was changed",
-									call->operation, affected, max_affected);
+		Portal		portal = SPI_cursor_open(NULL, plan, params->values,
+											 params->nulls, call->read_only);
+		RowSink		sink;
+		bool		more = true;
 
-		err->suggestion = psprintf("Narrow the where filter so that at most " INT64_FORMAT " rows match, or raise max_affected if the server's limit allows.",
-								   max_affected);
-		err->suggested_actions = list_make2(pstrdup("Run the same call with \"dry_run\": true to preview which rows match."),
-											pstrdup("Split the change into smaller batches with narrower filters."));
-		if (call->table)
-			err->affected_resources = list_make1(call->table);
-		nat_throw(err);
+		sink_open(&sink, call, portal->tupDesc, caps, result);
+		while (more)
+		{
+			uint64		t;
+
+			SPI_cursor_fetch(portal, true, FETCH_BATCH);
+			if (SPI_processed == 0)
+				break;
+			for (t = 0; t < SPI_processed && more; t++)
+				more = sink_add(&sink, SPI_tuptable->vals[t]);
+			SPI_freetuptable(SPI_tuptable);
+			CHECK_FOR_INTERRUPTS();
+		}
+		sink_close(&sink);
+		SPI_cursor_close(portal);
+		SPI_finish();
+		return result->row_count;
 	}
+
+	/*
+	 * SPI's read_only flag would refuse utility statements that only read
+	 * (EXPLAIN, SHOW); read-only calls are enforced by transaction_read_only
+	 * and sql_guard.c instead.
+	 */
+	rc = SPI_execute_plan(plan, params->values, params->nulls, false, 0);
+	if (rc < 0)
+		elog(ERROR, "SPI_execute_plan failed: %s", SPI_result_code_string(rc));
+	affected = (int64) SPI_processed;
+	if (max_affected >= 0 && affected > max_affected)
+		throw_limit_exceeded(call, affected, max_affected);
 
 	if (SPI_tuptable != NULL)
 	{
@@ -496,4 +542,16 @@ nat_execute_dml(ToolCall *call, const char *sql, QueryParams *params,
 	}
 	SPI_finish();
 	return affected;
+}
+
+/*
+ * Run a generated data-modifying statement under the write cap; returns
+ * the number of rows it affected.
+ */
+int64
+nat_execute_dml(ToolCall *call, const char *sql, QueryParams *params,
+				int64 max_affected, RowCaps caps, RowResult *result)
+{
+	return nat_execute_statement(call, sql, params, false, max_affected,
+								 caps, result);
 }

@@ -115,6 +115,7 @@ typedef struct ToolDef
 
 extern const ToolDef *nat_find_tool(const char *name);
 extern bool nat_tool_available(const ToolDef *tool);
+extern bool nat_tool_has_param(const ToolDef *tool, const char *name);
 extern char *nat_available_tool_names(void);
 extern Jsonb *nat_tool_catalog(const char *format);
 extern const char *nat_closest_tool_name(const char *name);
@@ -310,6 +311,10 @@ extern Jsonb *nat_run_tool_call(const char *name, Jsonb *args);
 extern void nat_stream_query(ToolCall *call, const char *sql,
 							 QueryParams *params, RowCaps caps,
 							 RowResult *result);
+extern int64 nat_execute_statement(ToolCall *call, const char *sql,
+								   QueryParams *params, bool stream,
+								   int64 max_affected, RowCaps caps,
+								   RowResult *result);
 extern int64 nat_execute_dml(ToolCall *call, const char *sql,
 							 QueryParams *params, int64 max_affected,
 							 RowCaps caps, RowResult *result);
@@ -327,6 +332,19 @@ extern Jsonb *nat_error_response(ToolCall *call, ErrorData *edata,
 								 ToolError *err);
 extern char *nat_format_elapsed(instr_time start);
 
+/* ---- in sql_guard.c: what an agent's own SQL may do ---- */
+
+extern List *nat_parse_statements(const char *sql, const char *path);
+extern char *nat_statement_text(const char *sql, RawStmt *rs);
+extern int	nat_statement_offset(const char *sql, RawStmt *rs);
+extern const char *nat_statement_tag(RawStmt *rs);
+extern bool nat_explain_analyzes(ExplainStmt *explain);
+extern void nat_check_statement(RawStmt *rs, bool read_only, const char *path);
+extern void nat_check_query_functions(Query *query, bool read_only,
+									  const char *path);
+extern Query *nat_analyze_statement(RawStmt *rs, const char *sql,
+									Oid **types, int *ntypes);
+
 /* ---- in writes.c: rules shared by the tools that change rows ---- */
 
 extern Oid	nat_begin_write(ToolCall *call);
@@ -342,6 +360,14 @@ extern const ToolDef nat_tool_select_query;
 extern const ToolDef nat_tool_insert_data;
 extern const ToolDef nat_tool_update_data;
 extern const ToolDef nat_tool_delete_data;
+
+/* in tool_execute.c, tool_explain.c */
+extern const ToolDef nat_tool_execute_sql;
+extern const ToolDef nat_tool_explain_query;
+
+/* in tool_list_tables.c, tool_describe_table.c */
+extern const ToolDef nat_tool_list_tables;
+extern const ToolDef nat_tool_describe_table;
 extern void nat_validate_columns(JsonbValue *value, const char *path);
 extern void nat_validate_order_by(JsonbValue *value, const char *path);
 

@@ -29,6 +29,10 @@ static const ToolDef *const all_tools[] = {
 	&nat_tool_insert_data,
 	&nat_tool_update_data,
 	&nat_tool_delete_data,
+	&nat_tool_execute_sql,
+	&nat_tool_explain_query,
+	&nat_tool_list_tables,
+	&nat_tool_describe_table,
 };
 
 /*
@@ -45,6 +49,20 @@ nat_find_tool(const char *name)
 			return all_tools[i];
 	}
 	return NULL;
+}
+
+/*
+ * Does the tool take an argument called name?
+ */
+bool
+nat_tool_has_param(const ToolDef *tool, const char *name)
+{
+	int			i;
+
+	for (i = 0; i < tool->nparams; i++)
+		if (strcmp(tool->params[i].name, name) == 0)
+			return true;
+	return false;
 }
 
 /*

@@ -122,10 +122,13 @@ nat_response_rows(ToolCall *call, RowResult *result)
 		nat_push_int(state, "limit", result->truncation_limit);
 		pushJsonbValue(state, WJB_END_OBJECT, NULL);
 		nat_add_warning(call,
-						psprintf("Result truncated to the first " INT64_FORMAT " rows: the %s limit of " INT64_FORMAT " %s was reached. More rows match; narrow the filter, or page with offset and order_by.",
+						psprintf("Result truncated to the first " INT64_FORMAT " rows: the %s limit of " INT64_FORMAT " %s was reached. More rows match; %s",
 								 result->row_count,
 								 strcmp(what, "rows") == 0 ? "row" : "byte",
-								 result->truncation_limit, what));
+								 result->truncation_limit, what,
+								 nat_tool_has_param(call->tool, "offset") ?
+								 "narrow the filter, or page with offset and order_by." :
+								 "narrow the query, select fewer columns, or page with ORDER BY ... LIMIT ... OFFSET."));
 	}
 }
 
@@ -228,6 +231,9 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 		if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) == ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION)
 			nat_explain_constraint_error(edata, call, &affected, &dependencies,
 										 &suggestion, &actions);
+		/* positions are meaningful in the agent's own SQL only */
+		if (call->query_source)
+			position = edata->cursorpos > 0 ? edata->cursorpos : edata->internalpos;
 		/* core's "Perhaps you meant ..." hint is the best suggestion */
 		if (edata->hint && strncmp(edata->hint, "Perhaps you meant", 17) == 0)
 			suggestion = pstrdup(edata->hint);

@@ -1,0 +1,163 @@
+/*-------------------------------------------------------------------------
+ *
+ * tool_explain.c
+ *		  The explain_query tool.
+ *
+ * Runs EXPLAIN (FORMAT JSON) of one statement with bound parameters and
+ * answers with the plan.  The call always runs read-only.  analyze: true
+ * executes the statement, so it is accepted only for statements that pass
+ * the read-only rules (sql_guard.c): "explaining" a DELETE with analyze is
+ * refused before anything runs, and the engine would stop it anyway.
+ *
+ * IDENTIFICATION
+ *		  src/tool_explain.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "executor/spi.h"
+#include "neon_ai_tools.h"
+#include "params.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+
+static void explain_query(ToolCall *call);
+
+static const ToolParam explain_params[] = {
+	{
+		.name = "sql",
+		.types = NAT_JSON_STRING,
+		.required = true,
+		.description = "The statement to explain, without EXPLAIN; values as $1, $2, ... in params.",
+		.examples_json = "[\"SELECT * FROM orders WHERE customer_id = $1\"]",
+	},
+	{
+		.name = "params",
+		.types = NAT_JSON_ARRAY,
+		.description = "Values for $1, $2, ... in order, one for each placeholder: the plan depends on them.",
+		.examples_json = "[[42]]",
+	},
+	{
+		.name = "analyze",
+		.types = NAT_JSON_BOOLEAN,
+		.description = "Also run the statement and report actual times and row counts. Only for read-only statements (queries); it runs read-only.",
+		.default_json = "false",
+	},
+	NAT_PARAM_TIMEOUT_MS,
+};
+
+const ToolDef nat_tool_explain_query = {
+	.name = "explain_query",
+	.title = "Explain a query plan",
+	.description = "Show how PostgreSQL would execute a statement: its plan as JSON (EXPLAIN (FORMAT JSON)), with estimated costs and rows, and with analyze: true the actual times and row counts. "
+	"Use it to understand or speed up a slow query, or to check which indexes a query uses, before running it. "
+	"Without analyze nothing is executed; with analyze the statement runs read-only, so only queries can be analyzed. "
+	"The answer's data is the plan. "
+	"Example: {\"sql\": \"SELECT * FROM orders WHERE customer_id = $1 ORDER BY created_at DESC LIMIT 10\", \"params\": [42], \"analyze\": true}",
+	.operation = "explain",
+	.params = explain_params,
+	.nparams = lengthof(explain_params),
+	.read_only = true,
+	.destructive = false,
+	.idempotent = true,
+	.handler = explain_query,
+};
+
+/*
+ * explain_query(sql, params, analyze, timeout_ms)
+ */
+static void
+explain_query(ToolCall *call)
+{
+	char	   *sql = nat_arg_string(call, "sql");
+	bool		analyze = nat_arg_bool(call, "analyze", false);
+	JsonbValue *params = nat_arg(call, "params");
+	List	   *stmts;
+	RawStmt    *rs;
+	StringInfoData explain;
+	List	   *explain_stmts;
+	Oid		   *types;
+	int			ntypes;
+	int			given = params ? JsonContainerSize(params->val.binary.data) : 0;
+	int			i;
+	Query	   *query;
+	QueryParams bound;
+	int			rc;
+	bool		isnull;
+	Datum		plan;
+	Jsonb	   *plan_jsonb;
+	MemoryContext old;
+
+	call->query_source = sql;
+	call->query = sql;			/* syntax errors point into it */
+	stmts = nat_parse_statements(sql, "$.sql");
+	if (list_length(stmts) != 1)
+		nat_invalid_param("$.sql", "Explain one statement at a time.",
+						  "explain_query takes one statement, and the SQL text has %d",
+						  list_length(stmts));
+	rs = linitial_node(RawStmt, stmts);
+	if (IsA(rs->stmt, ExplainStmt))
+		nat_invalid_param("$.sql", "Pass the statement itself; use \"analyze\": true for EXPLAIN ANALYZE.",
+						  "pass the statement without EXPLAIN");
+	nat_check_statement(rs, false, "$.sql");
+	if (analyze && !IsA(rs->stmt, SelectStmt))
+	{
+		ToolError  *err = nat_error("read_only_violation",
+									"analyze runs the statement, and %s changes data or the schema: only queries can be analyzed",
+									nat_statement_tag(rs));
+
+		err->path = pstrdup("$.analyze");
+		err->sqlerrcode = ERRCODE_READ_ONLY_SQL_TRANSACTION;
+		err->suggestion = pstrdup("Leave out analyze (or pass false) to see the estimated plan without running the statement.");
+		nat_throw(err);
+	}
+	if (analyze)
+		nat_check_statement(rs, true, "$.sql");
+
+	initStringInfo(&explain);
+	appendStringInfo(&explain, "EXPLAIN (FORMAT JSON%s) %s",
+					 analyze ? ", ANALYZE" : "", nat_statement_text(sql, rs));
+	call->query = MemoryContextStrdup(call->cxt, explain.data);
+
+	explain_stmts = nat_parse_statements(explain.data, "$.sql");
+	query = nat_analyze_statement(linitial_node(RawStmt, explain_stmts), explain.data,
+								  &types, &ntypes);
+	nat_check_query_functions(query, true, "$.sql");
+
+	/* a placeholder planned as NULL would give a misleading plan */
+	if (ntypes > given)
+		nat_invalid_param("$.params",
+						  psprintf("Pass %d values in params, one for each of $1 to $%d.", ntypes, ntypes),
+						  "the statement uses $%d but params has %d values", ntypes, given);
+	nat_params_init(&bound);
+	for (i = 0; i < ntypes; i++)
+	{
+		Datum		d = nat_convert_value(getIthJsonbValueFromContainer(params->val.binary.data, i),
+										  types[i], -1, psprintf("$.params[%d]", i), NULL, &isnull);
+
+		nat_params_add(&bound, types[i], d, isnull);
+	}
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	/* read-only by transaction_read_only: SPI's flag would refuse EXPLAIN */
+	rc = SPI_execute_with_args(explain.data, bound.count, bound.types,
+							   bound.values, bound.nulls, false, 0);
+	if (rc < 0 || SPI_processed != 1)
+		elog(ERROR, "EXPLAIN returned no plan");
+	plan = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+
+	/* the plan is json text: make it jsonb in the call's memory */
+	old = MemoryContextSwitchTo(call->cxt);
+	plan_jsonb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in,
+													CStringGetDatum(TextDatumGetCString(plan))));
+	MemoryContextSwitchTo(old);
+	SPI_finish();
+
+	old = MemoryContextSwitchTo(call->cxt);
+	nat_push_jsonb(&call->state, "data", plan_jsonb);
+	nat_push_int(&call->state, "rowCount", 1);
+	nat_push_bool(&call->state, "truncated", false);
+	MemoryContextSwitchTo(old);
+}
