@@ -216,7 +216,8 @@ closest_tables(const char *schema, const char *relname)
 			continue;
 		if (IsCatalogNamespace(form->relnamespace) ||
 			IsToastNamespace(form->relnamespace) ||
-			isAnyTempNamespace(form->relnamespace))
+			isAnyTempNamespace(form->relnamespace) ||
+			strcmp(get_namespace_name(form->relnamespace), "information_schema") == 0)
 			continue;
 		lower = asc_tolower(cand, strlen(cand));
 		d = varstr_levenshtein_less_equal(target, strlen(target), lower,

@@ -35,6 +35,27 @@
 		.examples_json = "[{\"status\": \"active\", \"age\": {\"gte\": 18}}, {\"or\": [{\"role\": \"admin\"}, {\"id\": {\"in\": [1, 2]}}]}, \"age > 18 AND status = 'active'\"]", \
 	}
 
+#define NAT_PARAM_LIMIT(what) \
+	{ \
+		.name = "limit", \
+		.types = NAT_JSON_INTEGER, \
+		.description = "Maximum number of " what " to return; the answer says when more were available (truncated).", \
+		.has_minimum = true, \
+		.minimum = 1, \
+		.maximum_setting = &nat_max_rows, \
+		.default_json = "1000", \
+	}
+
+#define NAT_PARAM_OFFSET(what) \
+	{ \
+		.name = "offset", \
+		.types = NAT_JSON_INTEGER, \
+		.description = what " to skip before returning any, for paging.", \
+		.has_minimum = true, \
+		.minimum = 0, \
+		.default_json = "0", \
+	}
+
 #define NAT_PARAM_TIMEOUT_MS \
 	{ \
 		.name = "timeout_ms", \

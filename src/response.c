@@ -126,9 +126,11 @@ nat_response_rows(ToolCall *call, RowResult *result)
 								 result->row_count,
 								 strcmp(what, "rows") == 0 ? "row" : "byte",
 								 result->truncation_limit, what,
-								 nat_tool_has_param(call->tool, "offset") ?
+								 !nat_tool_has_param(call->tool, "offset") ?
+								 "narrow the query, select fewer columns, or page with ORDER BY ... LIMIT ... OFFSET." :
+								 nat_tool_has_param(call->tool, "order_by") ?
 								 "narrow the filter, or page with offset and order_by." :
-								 "narrow the query, select fewer columns, or page with ORDER BY ... LIMIT ... OFFSET."));
+								 "narrow the filter, or page with offset."));
 	}
 }
 

@@ -57,15 +57,7 @@ static const ToolParam execute_params[] = {
 		.description = "Run read-only: only queries, SHOW and EXPLAIN, enforced by the database engine. Always on when the server is in read-only mode.",
 		.default_json = "false",
 	},
-	{
-		.name = "limit",
-		.types = NAT_JSON_INTEGER,
-		.description = "Maximum number of rows to return per statement; the answer says when more rows were available (truncated).",
-		.has_minimum = true,
-		.minimum = 1,
-		.maximum_setting = &nat_max_rows,
-		.default_json = "1000",
-	},
+	NAT_PARAM_LIMIT("rows per statement"),
 	NAT_PARAM_MAX_AFFECTED,
 	NAT_PARAM_TIMEOUT_MS,
 };

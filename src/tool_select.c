@@ -48,23 +48,8 @@ static const ToolParam select_params[] = {
 		.examples_json = "[[{\"column\": \"created_at\", \"direction\": \"desc\"}], \"created_at desc, id\"]",
 		.validate = nat_validate_order_by,
 	},
-	{
-		.name = "limit",
-		.types = NAT_JSON_INTEGER,
-		.description = "Maximum number of rows to return; the answer says when more rows matched (truncated).",
-		.has_minimum = true,
-		.minimum = 1,
-		.maximum_setting = &nat_max_rows,
-		.default_json = "1000",
-	},
-	{
-		.name = "offset",
-		.types = NAT_JSON_INTEGER,
-		.description = "Rows to skip before returning any, for paging (use with order_by).",
-		.has_minimum = true,
-		.minimum = 0,
-		.default_json = "0",
-	},
+	NAT_PARAM_LIMIT("rows"),
+	NAT_PARAM_OFFSET("Rows (use with order_by)"),
 	NAT_PARAM_TIMEOUT_MS,
 };
 

@@ -54,7 +54,7 @@ RESET neon_ai_tools.max_rows;
 
 -- enabled_tools hides tools from the catalog
 SET neon_ai_tools.enabled_tools = 'list_tables';
-SELECT ai_tool_list();
+SELECT jsonb_path_query_array(ai_tool_list(), '$[*].name') AS names;
 SET neon_ai_tools.enabled_tools = 'select_query, list_tables';
 SELECT jsonb_path_query(ai_tool_list(), '$[*].name') AS name;
 RESET neon_ai_tools.enabled_tools;

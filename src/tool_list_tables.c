@@ -1,0 +1,264 @@
+/*-------------------------------------------------------------------------
+ *
+ * tool_list_tables.c
+ *		  The list_tables tool: the tables and views the caller can use.
+ *
+ * One catalog query, generated with every relation, function and operator
+ * qualified with pg_catalog (so a hostile search_path changes nothing) and
+ * every value the agent gave bound as a parameter:
+ *
+ *	 SELECT n.nspname::text AS schema, c.relname::text AS name,
+ *			CASE ... END AS kind, <reltuples, or null> AS estimated_rows,
+ *			obj_description(c.oid, 'pg_class') AS comment,
+ *			c.relrowsecurity AS rls
+ *	 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+ *	 WHERE c.relkind = ANY ('{r,p,v,m,f}') AND NOT c.relispartition
+ *	   AND <one schema ($n), or every schema but the system's>
+ *	   [AND c.relname ILIKE $n]
+ *	   AND <the caller has a privilege on it>
+ *	 ORDER BY n.nspname, c.relname LIMIT $k [OFFSET $m]
+ *
+ * streamed into the answer like any other query (execute.c), so the row
+ * and byte caps and the truncation report apply.  A relation is listed
+ * only if the caller has USAGE on its schema and some privilege on it
+ * (SELECT, INSERT, UPDATE or DELETE on the table, or on one of its
+ * columns): the same test names.c applies to its suggestions.  Partitions
+ * are left out to keep the list compact; their partitioned parent is
+ * listed.
+ *
+ * IDENTIFICATION
+ *		  src/tool_list_tables.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "catalog/catalog.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_namespace.h"
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "neon_ai_tools.h"
+#include "params.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/formatting.h"
+#include "utils/lsyscache.h"
+
+static void list_tables(ToolCall *call);
+
+static const ToolParam list_tables_params[] = {
+	{
+		.name = "schema",
+		.types = NAT_JSON_STRING,
+		.description = "List only this schema's tables, e.g. \"public\". By default every schema you can use, except the system schemas.",
+		.examples_json = "[\"public\", \"sales\"]",
+	},
+	{
+		.name = "pattern",
+		.types = NAT_JSON_STRING,
+		.description = "List only tables whose name matches this LIKE pattern, ignoring case: % matches any text, _ one character. E.g. \"order%\" or \"%customer%\".",
+		.examples_json = "[\"order%\", \"%customer%\"]",
+	},
+	NAT_PARAM_LIMIT("tables"),
+	NAT_PARAM_OFFSET("Tables (the list is ordered by schema and name)"),
+	NAT_PARAM_TIMEOUT_MS,
+};
+
+const ToolDef nat_tool_list_tables = {
+	.name = "list_tables",
+	.title = "List the tables you can use",
+	.description = "List the tables, views, materialized views, foreign tables and partitioned tables your database role can use, "
+	"each with its schema, name, kind, estimated_rows (the planner's estimate, null if the table was never analyzed; not an exact count), comment and rls (whether row-level security is enabled). "
+	"Use it first when you do not know the database, then call describe_table for the columns of a table. "
+	"Only objects you have a privilege on are listed; partitions are left out (use their partitioned parent). "
+	"Filter with schema and with pattern, a case-insensitive LIKE pattern on the name. "
+	"Example: {\"schema\": \"public\", \"pattern\": \"%order%\", \"limit\": 50}",
+	.operation = "list",
+	.params = list_tables_params,
+	.nparams = lengthof(list_tables_params),
+	.read_only = true,
+	.destructive = false,
+	.idempotent = true,
+	.handler = list_tables,
+};
+
+/*
+ * The kind of a relation, from its relkind (one of r, p, v, m, f).
+ */
+#define KIND_CASE \
+	"CASE WHEN c.relkind OPERATOR(pg_catalog.=) 'r' THEN 'table'" \
+	" WHEN c.relkind OPERATOR(pg_catalog.=) 'p' THEN 'partitioned table'" \
+	" WHEN c.relkind OPERATOR(pg_catalog.=) 'v' THEN 'view'" \
+	" WHEN c.relkind OPERATOR(pg_catalog.=) 'm' THEN 'materialized view'" \
+	" ELSE 'foreign table' END"
+
+/*
+ * Is nspid a schema whose tables an agent may be shown by default?  Not
+ * the system's, nor another session's temporary schema.
+ */
+static bool
+listable_schema(Oid nspid)
+{
+	return !IsCatalogNamespace(nspid) && !IsToastNamespace(nspid) &&
+		!isOtherTempNamespace(nspid) &&
+		strcmp(get_namespace_name(nspid), "information_schema") != 0;
+}
+
+/*
+ * The schema the caller may use whose name is closest to name (lower
+ * case), or NULL.
+ */
+static const char *
+closest_schema(const char *name)
+{
+	Relation	nsprel;
+	TableScanDesc scan;
+	HeapTuple	tuple;
+	List	   *names = NIL;
+	const char **candidates;
+	ListCell   *lc;
+
+	nsprel = table_open(NamespaceRelationId, AccessShareLock);
+	scan = table_beginscan_catalog(nsprel, 0, NULL);
+	while ((tuple = heap_getnext(scan, ForwardScanDirection)) != NULL)
+	{
+		Form_pg_namespace form = (Form_pg_namespace) GETSTRUCT(tuple);
+
+		if (!listable_schema(form->oid) ||
+			pg_namespace_aclcheck(form->oid, GetUserId(), ACL_USAGE) != ACLCHECK_OK)
+			continue;
+		names = lappend(names, pstrdup(NameStr(form->nspname)));
+	}
+	table_endscan(scan);
+	table_close(nsprel, AccessShareLock);
+
+	candidates = palloc(sizeof(char *) * Max(list_length(names), 1));
+	foreach(lc, names)
+		candidates[foreach_current_index(lc)] = lfirst(lc);
+	return nat_closest_word(name, candidates, list_length(names));
+}
+
+/*
+ * Resolve the schema argument: a name as written ("Sales" or "\"Sales\""),
+ * else folded to lower case unless it was quoted.  An unknown schema is an
+ * invalid_table error (3F000) with the closest schema the caller may use.
+ */
+static Oid
+resolve_schema(const char *text)
+{
+	const char *p = text;
+	bool		quoted = false;
+	char	   *name = nat_read_identifier(&p, &quoted);
+	Oid			nspid;
+	const char *close;
+	ToolError  *err;
+
+	while (name && isspace((unsigned char) *p))
+		p++;
+	if (name == NULL || *p != '\0')
+	{
+		/* not one identifier: take the text as the name itself */
+		name = pstrdup(text);
+		quoted = true;
+	}
+	nspid = get_namespace_oid(name, true);
+	if (!OidIsValid(nspid) && !quoted)
+		nspid = get_namespace_oid(asc_tolower(name, strlen(name)), true);
+	if (OidIsValid(nspid))
+		return nspid;
+
+	err = nat_error("invalid_table", "schema \"%s\" does not exist", text);
+	err->sqlerrcode = ERRCODE_UNDEFINED_SCHEMA;
+	err->path = pstrdup("$.schema");
+	err->affected_resources = list_make1(pstrdup(text));
+	close = closest_schema(asc_tolower(name, strlen(name)));
+	if (close)
+	{
+		err->suggestion = psprintf("Did you mean \"%s\"?", close);
+		err->suggested_actions = list_make1(psprintf("Retry with \"schema\": \"%s\".", close));
+	}
+	else
+		err->suggestion = pstrdup("Omit \"schema\" to list the tables of every schema you can use.");
+	nat_throw(err);
+}
+
+/*
+ * list_tables(schema, pattern, limit, offset, timeout_ms)
+ */
+static void
+list_tables(ToolCall *call)
+{
+	char	   *schema = nat_arg_string(call, "schema");
+	char	   *pattern = nat_arg_string(call, "pattern");
+	int64		offset = nat_arg_int(call, "offset", 0);
+	RowCaps		caps = nat_effective_row_caps(call);
+	StringInfoData sql;
+	QueryParams params;
+	RowResult	result;
+
+	nat_params_init(&params);
+	initStringInfo(&sql);
+	appendStringInfoString(&sql,
+						   "SELECT n.nspname::pg_catalog.text AS schema,"
+						   " c.relname::pg_catalog.text AS name, "
+						   KIND_CASE " AS kind,"
+						   " CASE WHEN c.reltuples OPERATOR(pg_catalog.>=) '0'"
+						   " THEN c.reltuples::pg_catalog.int8 END AS estimated_rows,"
+						   " pg_catalog.obj_description(c.oid, 'pg_class') AS comment,"
+						   " c.relrowsecurity AS rls"
+						   " FROM pg_catalog.pg_class c"
+						   " JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace"
+						   " WHERE c.relkind OPERATOR(pg_catalog.=) ANY ('{r,p,v,m,f}'::pg_catalog.\"char\"[])"
+						   " AND NOT c.relispartition");
+
+	if (schema)
+	{
+		Oid			nspid = resolve_schema(schema);
+
+		if (pg_namespace_aclcheck(nspid, GetUserId(), ACL_USAGE) != ACLCHECK_OK)
+			nat_add_warning(call,
+							psprintf("Your role has no USAGE privilege on schema %s, so none of its tables can be listed or used.",
+									 quote_identifier(get_namespace_name(nspid))));
+		appendStringInfoString(&sql, " AND c.relnamespace OPERATOR(pg_catalog.=) ");
+		nat_deparse_param(&sql, nat_params_add(&params, OIDOID,
+											   ObjectIdGetDatum(nspid), false));
+	}
+	else
+		appendStringInfoString(&sql,
+							   " AND n.nspname OPERATOR(pg_catalog.<>) ALL ('{pg_catalog,information_schema}'::pg_catalog.name[])"
+							   " AND n.nspname OPERATOR(pg_catalog.!~) '^pg_toast'"
+							   " AND NOT pg_catalog.pg_is_other_temp_schema(n.oid)");
+
+	if (pattern)
+	{
+		appendStringInfoString(&sql, " AND c.relname OPERATOR(pg_catalog.~~*) ");
+		nat_deparse_param(&sql, nat_params_add(&params, TEXTOID,
+											   CStringGetTextDatum(pattern), false));
+	}
+
+	/* the same test as names.c uses for the names it suggests */
+	appendStringInfoString(&sql,
+						   " AND pg_catalog.has_schema_privilege(n.oid, 'USAGE')"
+						   " AND (pg_catalog.has_table_privilege(c.oid, 'SELECT, INSERT, UPDATE, DELETE')"
+						   " OR pg_catalog.has_any_column_privilege(c.oid, 'SELECT, INSERT, UPDATE'))"
+						   " ORDER BY n.nspname, c.relname");
+
+	/* one row past the cap tells whether the answer is truncated */
+	appendStringInfoString(&sql, " LIMIT ");
+	nat_deparse_param(&sql, nat_params_add(&params, INT8OID,
+										   Int64GetDatum(caps.max_rows + 1), false));
+	if (offset > 0)
+	{
+		appendStringInfoString(&sql, " OFFSET ");
+		nat_deparse_param(&sql, nat_params_add(&params, INT8OID,
+											   Int64GetDatum(offset), false));
+	}
+
+	nat_stream_query(call, sql.data, &params, caps, &result);
+	nat_response_rows(call, &result);
+}
