@@ -126,6 +126,21 @@ conversion_error(ErrorData *edata)
 }
 
 /*
+ * How the call ended, for the audit log: success, dry_run or
+ * error:<errorType>.
+ */
+static const char *
+call_outcome(ToolCall *call, Jsonb *answer)
+{
+	JsonbValue *type = getKeyJsonValueFromContainer(&answer->root, "errorType",
+													strlen("errorType"), NULL);
+
+	if (type != NULL && type->type == jbvString)
+		return psprintf("error:%.*s", type->val.string.len, type->val.string.val);
+	return call->dry_run ? "dry_run" : "success";
+}
+
+/*
  * Find the tool called name, or raise unknown_tool / tool_disabled.
  */
 static const ToolDef *
@@ -189,6 +204,7 @@ nat_run_tool_call(const char *name, Jsonb *args)
 	call = palloc0(sizeof(ToolCall));
 	call->tool_name = pstrdup(name);
 	call->args = args;
+	call->affected_rows = -1;
 	call->cxt = callcxt;
 	INSTR_TIME_SET_CURRENT(call->start);
 	nat_set_error_context(callcxt);
@@ -204,6 +220,7 @@ nat_run_tool_call(const char *name, Jsonb *args)
 		const ToolDef *tool;
 		int			nest;
 
+		nat_check_connection();
 		tool = call->tool = find_available_tool(name);
 		call->operation = tool->operation;
 		nat_validate_args(tool, args);
@@ -273,6 +290,7 @@ nat_run_tool_call(const char *name, Jsonb *args)
 
 	call_depth--;
 	nat_set_error_context(NULL);
+	nat_audit_call(call, call_outcome(call, answer));
 
 	/* copy the answer out before the call's memory goes */
 	MemoryContextSwitchTo(oldcxt);
@@ -516,6 +534,7 @@ nat_execute_statement(ToolCall *call, const char *sql, QueryParams *params,
 	if (rc < 0)
 		elog(ERROR, "SPI_execute_plan failed: %s", SPI_result_code_string(rc));
 	affected = (int64) SPI_processed;
+	call->affected_rows = Max(call->affected_rows, 0) + affected;
 	if (max_affected >= 0 && affected > max_affected)
 		throw_limit_exceeded(call, affected, max_affected);
 

@@ -38,6 +38,23 @@ int			nat_timeout_ms = 30000;
 int			nat_max_timeout_ms = 300000;
 int			nat_lock_timeout_ms = 5000;
 int			nat_max_affected_rows = 1000;
+int			nat_require_ssl = NAT_REQUIRE_SSL_REMOTE;
+int			nat_audit = NAT_AUDIT_WRITES;
+bool		nat_audit_log_client = false;
+
+static const struct config_enum_entry require_ssl_options[] = {
+	{"off", NAT_REQUIRE_SSL_OFF, false},
+	{"remote", NAT_REQUIRE_SSL_REMOTE, false},
+	{"on", NAT_REQUIRE_SSL_ON, false},
+	{NULL, 0, false}
+};
+
+static const struct config_enum_entry audit_options[] = {
+	{"off", NAT_AUDIT_OFF, false},
+	{"writes", NAT_AUDIT_WRITES, false},
+	{"all", NAT_AUDIT_ALL, false},
+	{NULL, 0, false}
+};
 
 static bool check_enabled_tools(char **newval, void **extra, GucSource source);
 
@@ -127,6 +144,35 @@ nat_define_settings(void)
 							PGC_SUSET,
 							0,
 							NULL, NULL, NULL);
+
+	DefineCustomEnumVariable("neon_ai_tools.require_ssl",
+							 "Which connections must use SSL to call tools.",
+							 "off: none; remote: TCP from a non-loopback address; on: every connection, Unix sockets refused.",
+							 &nat_require_ssl,
+							 NAT_REQUIRE_SSL_REMOTE,
+							 require_ssl_options,
+							 PGC_SUSET,
+							 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomEnumVariable("neon_ai_tools.audit",
+							 "Which tool calls leave a line in the server log.",
+							 "off: none; writes: calls that may change data; all: every call.",
+							 &nat_audit,
+							 NAT_AUDIT_WRITES,
+							 audit_options,
+							 PGC_SUSET,
+							 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("neon_ai_tools.audit_log_client",
+							 "Also sends audit lines to the client, as NOTICEs (for tests).",
+							 NULL,
+							 &nat_audit_log_client,
+							 false,
+							 PGC_SUSET,
+							 0,
+							 NULL, NULL, NULL);
 
 	MarkGUCPrefixReserved("neon_ai_tools");
 }

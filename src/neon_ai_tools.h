@@ -46,6 +46,16 @@ typedef enum NatRequireSsl
 	NAT_REQUIRE_SSL_ON
 } NatRequireSsl;
 
+typedef enum NatAudit
+{
+	NAT_AUDIT_OFF,
+	NAT_AUDIT_WRITES,
+	NAT_AUDIT_ALL
+} NatAudit;
+
+extern int	nat_require_ssl;
+extern int	nat_audit;
+extern bool nat_audit_log_client;
 extern char *nat_enabled_tools;
 extern bool nat_read_only;
 extern int	nat_row_limit;
@@ -278,6 +288,7 @@ typedef struct ToolCall
 	bool		read_only;		/* run with transaction_read_only = on */
 	bool		timed_out;		/* our timer ended the call */
 	bool		dry_run;		/* roll back the call's work at the end */
+	int64		affected_rows;	/* rows changed, for the audit log; -1: none */
 
 	/* reported in the envelope */
 	const char *operation;
@@ -344,6 +355,12 @@ extern void nat_check_query_functions(Query *query, bool read_only,
 									  const char *path);
 extern Query *nat_analyze_statement(RawStmt *rs, const char *sql,
 									Oid **types, int *ntypes);
+
+/* ---- in connection_rules.c and audit.c ---- */
+
+extern void nat_check_connection(void);
+extern void nat_audit_call(ToolCall *call, const char *outcome);
+extern char *nat_mask_literals(const char *sql);
 
 /* ---- in writes.c: rules shared by the tools that change rows ---- */
 
