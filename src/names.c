@@ -33,6 +33,7 @@
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "nodes/makefuncs.h"
+#include "parser/scansup.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/formatting.h"
@@ -121,6 +122,8 @@ nat_read_identifier(const char **p, bool *quoted)
 	*p = s;
 	if (buf.len == 0)
 		return NULL;
+	/* as the parser does: names longer than NAMEDATALEN - 1 are truncated */
+	truncate_identifier(buf.data, buf.len, false);
 	return buf.data;
 }
 
@@ -416,11 +419,14 @@ closest_columns(Oid relid, const char *name)
 AttrNumber
 nat_resolve_column(Oid relid, const char *name, const char *path)
 {
-	AttrNumber	attnum = get_attnum(relid, name);
+	char	   *truncated = pstrdup(name);
+	AttrNumber	attnum;
 
+	truncate_identifier(truncated, strlen(truncated), false);
+	attnum = get_attnum(relid, truncated);
 	if (attnum == InvalidAttrNumber)
 	{
-		char	   *lower = asc_tolower(name, strlen(name));
+		char	   *lower = asc_tolower(truncated, strlen(truncated));
 
 		attnum = get_attnum(relid, lower);
 	}
