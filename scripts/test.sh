@@ -157,6 +157,20 @@ if [ "${#regress_tests[@]}" -gt 0 ]; then
     unset PGHOST PGPORT PGUSER PGDATABASE
 fi
 
+# (a2) The response envelope (issue #5): real answers of every tool and of
+# every error category, validated against test/envelope/response.schema.json
+# with ajv (npm ci, as the unprivileged user, inside run.sh).  Its own scratch
+# cluster: the script needs a superuser, postgres_fdw and dblink.
+if [ -f "$WORK/test/envelope/run.sh" ]; then
+    nat_cluster_start postgres
+    if ! run_suite envelope tap bash test/envelope/run.sh; then
+        echo "--- server log (last 40 lines)"
+        tail -40 "$NAT_CLUSTER_LOG" || true
+    fi
+    nat_cluster_stop "$NAT_CLUSTER_DATA"
+    unset PGHOST PGPORT PGUSER PGDATABASE
+fi
+
 # (b) TAP: each script starts its own clusters.  Use the Makefile's
 # prove_installcheck target when it has one; otherwise PGXS's installcheck
 # with REGRESS emptied runs exactly the TAP part.

@@ -44,7 +44,7 @@ static const ErrorCategory categories[] = {
 	{"invalid_table", "resource_not_found", false},
 	{"invalid_column", "resource_not_found", false},
 	{"syntax_error", "syntax_error", false},
-	{"constraint_violation", "constraint_violation", false},
+	{"constraint_violation", "check_constraint", false},	/* by SQLSTATE below */
 	{"dependent_objects", "foreign_key_constraint", false},
 	{"already_exists", "resource_exists", false},
 	{"invalid_input", "invalid_input", false},
@@ -116,6 +116,7 @@ nat_classify_sqlstate(int code)
 		case ERRCODE_DUPLICATE_FUNCTION:
 			return nat_category_of("already_exists");
 		case ERRCODE_FOREIGN_KEY_VIOLATION:
+		case ERRCODE_RESTRICT_VIOLATION:
 			c = nat_category_of("constraint_violation");
 			c.portable_type = "foreign_key_constraint";
 			return c;
@@ -139,7 +140,10 @@ nat_classify_sqlstate(int code)
 		case ERRCODE_DATA_EXCEPTION:
 			return nat_category_of("invalid_input");
 		case ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION:
-			return nat_category_of("constraint_violation");
+			/* other integrity violations (23000, triggers' own): a rule on the values */
+			c = nat_category_of("constraint_violation");
+			c.portable_type = "check_constraint";
+			return c;
 		case ERRCODE_SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION:
 			return nat_category_of("syntax_error");
 		case ERRCODE_INSUFFICIENT_RESOURCES:
@@ -369,8 +373,11 @@ nat_explain_constraint_error(ErrorData *edata, ToolCall *call, List **affected,
 
 	switch (edata->sqlerrcode)
 	{
-		case ERRCODE_UNIQUE_VIOLATION:
 		case ERRCODE_EXCLUSION_VIOLATION:
+			*suggestion = psprintf("The row conflicts with an existing row of %s under exclusion constraint %s (on %s); change the values so they no longer overlap.",
+								   table, edata->constraint_name, columns);
+			break;
+		case ERRCODE_UNIQUE_VIOLATION:
 			*suggestion = psprintf("A row with the same %s already exists in %s.%s",
 								   columns, table,
 								   strcmp(call->tool_name, "insert_data") == 0 ?

@@ -140,8 +140,11 @@ nat_response_rows(ToolCall *call, RowResult *result)
  */
 static char *
 default_suggestion(ToolCall *call, const char *error_type,
-				   const char *edata_message)
+				   const char *edata_message, int sqlerrcode)
 {
+	if (sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
+		return psprintf("Another transaction held a lock this call needed for longer than the lock timeout (%d ms); retry shortly, or ask which long transaction holds it.",
+						nat_lock_timeout_ms);
 	if (strcmp(error_type, "timeout") == 0)
 		return psprintf("The call was stopped after %d ms. Narrow the filter, lower the limit, or raise timeout_ms (at most %d ms).",
 						call->timeout_ms, nat_max_timeout_ms);
@@ -242,7 +245,8 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 	}
 	if (suggestion == NULL)
 		suggestion = default_suggestion(call, cat.error_type,
-										err ? NULL : edata->message);
+										err ? NULL : edata->message,
+										err ? 0 : edata->sqlerrcode);
 
 	pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
 	nat_push_bool(&state, "success", false);
