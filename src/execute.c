@@ -415,38 +415,7 @@ void
 nat_stream_query(ToolCall *call, const char *sql, QueryParams *params,
 				 RowCaps caps, RowResult *result)
 {
-	Portal		portal;
-	RowSink		sink;
-	bool		more = true;
-
-	call->query = MemoryContextStrdup(call->cxt, sql);
-
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-
-	portal = SPI_cursor_open_with_args(NULL, sql, params->count, params->types,
-									   params->values, params->nulls,
-									   call->read_only, CURSOR_OPT_NO_SCROLL);
-	if (portal->tupDesc == NULL)
-		elog(ERROR, "query returns no rows");
-	sink_open(&sink, call, portal->tupDesc, caps, result);
-
-	while (more)
-	{
-		uint64		t;
-
-		SPI_cursor_fetch(portal, true, FETCH_BATCH);
-		if (SPI_processed == 0)
-			break;
-		for (t = 0; t < SPI_processed && more; t++)
-			more = sink_add(&sink, SPI_tuptable->vals[t]);
-		SPI_freetuptable(SPI_tuptable);
-		CHECK_FOR_INTERRUPTS();
-	}
-	sink_close(&sink);
-
-	SPI_cursor_close(portal);
-	SPI_finish();
+	(void) nat_execute_statement(call, sql, params, true, -1, caps, result);
 }
 
 /*
@@ -495,7 +464,7 @@ nat_execute_statement(ToolCall *call, const char *sql, QueryParams *params,
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	plan = SPI_prepare(sql, params->count, params->types);
+	plan = nat_prepare_cached(sql, params->count, params->types);
 	if (plan == NULL)
 		elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
 

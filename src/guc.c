@@ -174,6 +174,15 @@ nat_define_settings(void)
 							 0,
 							 NULL, NULL, NULL);
 
+	DefineCustomIntVariable("neon_ai_tools.plan_cache_size",
+							"Number of prepared plans each session keeps for the SQL that tools generate.",
+							"Zero disables the cache.",
+							&nat_plan_cache_size,
+							256, 0, 100000,
+							PGC_USERSET,
+							0,
+							NULL, NULL, NULL);
+
 	MarkGUCPrefixReserved("neon_ai_tools");
 }
 

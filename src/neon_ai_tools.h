@@ -27,6 +27,7 @@
 
 #include "postgres.h"
 
+#include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "nodes/pg_list.h"
 #include "portability/instr_time.h"
@@ -355,6 +356,11 @@ extern void nat_check_query_functions(Query *query, bool read_only,
 									  const char *path);
 extern Query *nat_analyze_statement(RawStmt *rs, const char *sql,
 									Oid **types, int *ntypes);
+
+/* ---- in plan_cache.c ---- */
+
+extern int	nat_plan_cache_size;
+extern SPIPlanPtr nat_prepare_cached(const char *sql, int nargs, Oid *types);
 
 /* ---- in connection_rules.c and audit.c ---- */
 
