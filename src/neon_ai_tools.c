@@ -26,6 +26,7 @@ void		_PG_init(void);
 
 PG_FUNCTION_INFO_V1(ai_tool_list);
 PG_FUNCTION_INFO_V1(ai_tool_call);
+PG_FUNCTION_INFO_V1(ai_error_info);
 
 /*
  * Module load: define the settings.
@@ -84,4 +85,30 @@ ai_tool_call(PG_FUNCTION_ARGS)
 				 errhint("Pass the arguments as an object, e.g. '{\"table\": \"orders\"}'.")));
 
 	PG_RETURN_JSONB_P(nat_run_tool_call(name, args));
+}
+
+/*
+ * ai_error_info(message text, code text DEFAULT NULL) returns jsonb
+ *
+ * The error classifier on its own, for error text from PostgreSQL, MySQL
+ * or SeekDB/OceanBase (error_patterns.c).  code may be a SQLSTATE, a
+ * MySQL/OceanBase error number or an ORA- code; NULL means look for one in
+ * the text.  A NULL message is misuse of the SQL API, like a NULL tool
+ * name.
+ */
+Datum
+ai_error_info(PG_FUNCTION_ARGS)
+{
+	char	   *message;
+	char	   *code = NULL;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("error message must not be null"),
+				 errhint("Pass the error text as the database reported it; only the code may be NULL.")));
+	message = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	if (!PG_ARGISNULL(1))
+		code = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	PG_RETURN_JSONB_P(nat_error_info(message, code));
 }

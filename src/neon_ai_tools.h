@@ -193,6 +193,28 @@ extern void nat_explain_constraint_error(ErrorData *edata, struct ToolCall *call
 										 char **suggestion, List **actions);
 extern ErrorCategory nat_category_of(const char *error_type);
 
+/* ---- in error_patterns.c: error text from any database (ai_error_info) ---- */
+
+/*
+ * What the message patterns make of an error text: the category and the
+ * names they found.  Lists are of char *; fields that do not apply are
+ * NULL or NIL.
+ */
+typedef struct ErrorTextInfo
+{
+	ErrorCategory category;
+	char	   *suggestion;
+	List	   *suggested_actions;
+	List	   *affected_resources;
+	List	   *dependencies;
+	char	   *constraint;
+	char	   *column;
+} ErrorTextInfo;
+
+extern bool nat_classify_error_text(const char *message, ErrorTextInfo *info);
+extern Jsonb *nat_error_info(const char *message, const char *code);
+extern char *nat_mask_secrets(const char *text);
+
 /* ---- in call_timer.c: the private per-call timeout ---- */
 
 extern void nat_timer_arm(int timeout_ms);

@@ -212,7 +212,8 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 	else
 	{
 		cat = nat_classify_sqlstate(edata->sqlerrcode);
-		message = edata->message ? edata->message : "unknown error";
+		/* a message may echo a connection string (dblink, postgres_fdw) */
+		message = nat_mask_secrets(edata->message ? edata->message : "unknown error");
 		hint = edata->hint;
 		column = edata->column_name;
 		if (call->timed_out)
@@ -242,6 +243,27 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 		/* core's "Perhaps you meant ..." hint is the best suggestion */
 		if (edata->hint && strncmp(edata->hint, "Perhaps you meant", 17) == 0)
 			suggestion = pstrdup(edata->hint);
+	}
+
+	/*
+	 * The message-pattern layer (error_patterns.c): when the SQLSTATE says
+	 * nothing (unknown_error: RAISE in a function, an error relayed from
+	 * another database by a foreign data wrapper), the message text picks
+	 * the category and names the objects, as ai_error_info() does.
+	 */
+	if (!err && strcmp(cat.error_type, "unknown_error") == 0 && !call->timed_out)
+	{
+		ErrorTextInfo info;
+
+		if (nat_classify_error_text(edata->message, &info))
+		{
+			cat = info.category;
+			affected = list_concat(affected, info.affected_resources);
+			dependencies = list_concat(dependencies, info.dependencies);
+			actions = list_concat(actions, info.suggested_actions);
+			if (suggestion == NULL)
+				suggestion = info.suggestion;
+		}
 	}
 	if (suggestion == NULL)
 		suggestion = default_suggestion(call, cat.error_type,
@@ -279,7 +301,7 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 		nat_push_key(&state, "details");
 		pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
 		if (!err && edata->detail)
-			nat_push_string(&state, "detail", edata->detail);
+			nat_push_string(&state, "detail", nat_mask_secrets(edata->detail));
 		if (hint)
 			nat_push_string(&state, "hint", hint);
 		if (!err && edata->constraint_name)

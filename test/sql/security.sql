@@ -154,6 +154,17 @@ SELECT ai_tool_call('select_query', '{"table": "sec.othr"}') ->> 'suggestion' AS
 SELECT ai_tool_call('select_query', '{"table": "sec.canery"}') ->> 'suggestion' AS suggestion;
 RESET ROLE;
 
+-- a secret inside an error message (a connection string echoed by a
+-- driver, as dblink and postgres_fdw can) is masked in the answer
+CREATE FUNCTION sec.leaky() RETURNS int LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'could not connect to postgresql://bob:s3cret@db.internal/app'
+    USING DETAIL = 'connection string: host=db.internal user=bob password=s3cret';
+END $$;
+CREATE VIEW sec.leaky_view AS SELECT sec.leaky() AS x;
+SELECT a ->> 'error' AS error, a #>> '{details,detail}' AS detail, a::text LIKE '%s3cret%' AS leaked
+FROM ai_tool_call('select_query', '{"table": "sec.leaky_view"}') a;
+
 DROP SCHEMA sec CASCADE;
 DROP SCHEMA sec_shadow CASCADE;
 DROP OWNED BY regress_sec_agent;
