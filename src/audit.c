@@ -161,7 +161,9 @@ nat_audit_call(ToolCall *call, const char *outcome)
 	append_csv(&line, call->affected_rows >= 0 ?
 			   psprintf(INT64_FORMAT, call->affected_rows) : NULL);
 	append_csv(&line, nat_format_elapsed(call->start));
-	append_csv(&line, call->query ? nat_mask_literals(call->query) : NULL);
+	/* generated SQL carries values only as $n; the agent's own SQL is masked */
+	append_csv(&line, call->query == NULL ? NULL :
+			   call->query_source ? nat_mask_literals(call->query) : call->query);
 
 	ereport(nat_audit_log_client ? NOTICE : LOG_SERVER_ONLY,
 			(errmsg("NEON_AI_TOOLS AUDIT: %s", line.data),

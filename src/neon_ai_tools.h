@@ -240,6 +240,9 @@ extern void nat_params_init(QueryParams *params);
 extern int	nat_params_add(QueryParams *params, Oid type, Datum value, bool isnull);
 extern Datum nat_json_to_datum(JsonbValue *value, Oid typid, int32 typmod,
 							   bool *isnull);
+extern Datum nat_convert_member(JsonbValue *value, Oid typid, int32 typmod,
+								const char *path, const char *key,
+								const char *column, bool *isnull);
 extern Datum nat_convert_value(JsonbValue *value, Oid typid, int32 typmod,
 							   const char *path, const char *column,
 							   bool *isnull);

@@ -92,6 +92,7 @@ const ToolDef nat_tool_insert_data = {
 typedef struct InsertColumn
 {
 	char	   *key;			/* as the rows name it */
+	char	   *name;			/* the column's own name */
 	AttrNumber	attnum;
 	Oid			typid;
 	int32		typmod;
@@ -194,6 +195,7 @@ insert_columns(Oid relid, JsonbValue *rows, List *containers)
 			col->attnum = nat_resolve_column(relid, key,
 											 psprintf("%s.%s", row_path(rows, foreach_current_index(lc)), key));
 			get_atttypetypmodcoll(relid, col->attnum, &col->typid, &col->typmod, &collid);
+			col->name = get_attname(relid, col->attnum, false);
 			columns = lappend(columns, col);
 		}
 	}
@@ -240,10 +242,9 @@ deparse_values(StringInfo buf, Oid relid, JsonbValue *rows, List *containers,
 			else
 			{
 				bool		isnull;
-				Datum		d = nat_convert_value(value, col->typid, col->typmod,
-												  psprintf("%s.%s", path, col->key),
-												  get_attname(relid, col->attnum, false),
-												  &isnull);
+				Datum		d = nat_convert_member(value, col->typid, col->typmod,
+												   path, col->key, col->name,
+												   &isnull);
 
 				nat_deparse_param(buf, nat_params_add(params, col->typid, d, isnull));
 			}

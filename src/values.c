@@ -30,26 +30,38 @@
  */
 static bool conversion_active = false;
 static char conversion_path[256];
+static char conversion_key[NAMEDATALEN * 2];
 static char conversion_column[NAMEDATALEN];
 static Oid	conversion_type;
 
 /*
  * Convert an argument value for a column (or operator input) of type
  * typid, remembering where it came from until the conversion succeeds.
+ * The value's JSON path is 'path', or 'path'.'key' when key is given (the
+ * two are joined only if the conversion fails: this runs once per value).
  */
 Datum
-nat_convert_value(JsonbValue *value, Oid typid, int32 typmod,
-				  const char *path, const char *column, bool *isnull)
+nat_convert_member(JsonbValue *value, Oid typid, int32 typmod,
+				   const char *path, const char *key, const char *column,
+				   bool *isnull)
 {
 	Datum		result;
 
 	strlcpy(conversion_path, path ? path : "", sizeof(conversion_path));
+	strlcpy(conversion_key, key ? key : "", sizeof(conversion_key));
 	strlcpy(conversion_column, column ? column : "", sizeof(conversion_column));
 	conversion_type = typid;
 	conversion_active = true;
 	result = nat_json_to_datum(value, typid, typmod, isnull);
 	conversion_active = false;
 	return result;
+}
+
+Datum
+nat_convert_value(JsonbValue *value, Oid typid, int32 typmod,
+				  const char *path, const char *column, bool *isnull)
+{
+	return nat_convert_member(value, typid, typmod, path, NULL, column, isnull);
 }
 
 /*
@@ -62,7 +74,8 @@ nat_conversion_failed(char **path, char **column, Oid *typid)
 	if (!conversion_active)
 		return false;
 	conversion_active = false;
-	*path = pstrdup(conversion_path);
+	*path = conversion_key[0] ?
+		psprintf("%s.%s", conversion_path, conversion_key) : pstrdup(conversion_path);
 	*column = conversion_column[0] ? pstrdup(conversion_column) : NULL;
 	*typid = conversion_type;
 	return true;
@@ -196,6 +209,26 @@ nat_json_to_datum(JsonbValue *value, Oid typid, int32 typmod, bool *isnull)
 
 		return CStringGetTextDatum(JsonbToCString(NULL, &jb->root,
 												  VARSIZE(jb)));
+	}
+
+	/*
+	 * A JSON number for a numeric or integer column needs no round trip
+	 * through text.  Integers only when the number has no decimals (scale
+	 * 0), so that 2.5 is still refused by the integer's input function
+	 * rather than rounded.
+	 */
+	if (value->type == jbvNumeric)
+	{
+		Datum		n = NumericGetDatum(value->val.numeric);
+
+		if (typid == NUMERICOID)
+			return typmod >= 0 ?
+				DirectFunctionCall2(numeric, n, Int32GetDatum(typmod)) : n;
+		if ((typid == INT4OID || typid == INT8OID || typid == INT2OID) &&
+			DatumGetInt32(DirectFunctionCall1(numeric_scale, n)) == 0)
+			return typid == INT4OID ? DirectFunctionCall1(numeric_int4, n) :
+				typid == INT8OID ? DirectFunctionCall1(numeric_int8, n) :
+				DirectFunctionCall1(numeric_int2, n);
 	}
 
 	if (value->type == jbvBinary &&

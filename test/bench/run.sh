@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Benchmarks: ai_tool_call() against the hand-written SQL that returns the
+# same rows as jsonb through a prepared statement (pgbench -M prepared),
+# in alternating rounds in one run, and backend memory growth over 20,000
+# calls.  Not a test: it prints ratios (tool tps / hand-written tps).
+#
+# Usage: test/bench/run.sh [seconds per round, default 5] [rounds, default 3]
+# (BENCH_WORKLOADS="point range insert update" picks workloads)
+# Needs the extension built and installed (scripts/test.sh or make install);
+# starts and removes its own scratch cluster.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SECONDS_PER_ROUND=${1:-5}
+ROUNDS=${2:-3}
+# shellcheck source=scripts/cluster.sh
+source "$HERE/../../scripts/cluster.sh"
+
+nat_cluster_start nat_bench
+PSQL=("$NAT_PG_BIN/psql" -X -q -v ON_ERROR_STOP=1)
+PGBENCH=("$NAT_PG_BIN/pgbench" -n -M prepared -c 1 -j 1 -T "$SECONDS_PER_ROUND")
+"${PSQL[@]}" -f "$HERE/setup.sql" >/dev/null
+# Like for like: hand-written SQL writes no audit line, so the tool runs
+# without one too; the "audited" row measures the default (audit = writes).
+"${PSQL[@]}" -c "ALTER DATABASE $PGDATABASE SET neon_ai_tools.audit = off" >/dev/null
+
+# tps of one pgbench run of a script (PGOPTIONS may set tool settings)
+tps() {
+    "${PGBENCH[@]}" -f "$HERE/$1" 2>/dev/null |
+        sed -n 's/^tps = \([0-9.]*\).*/\1/p'
+}
+
+median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+
+printf '%-28s %12s %12s %8s\n' workload "tool tps" "SQL tps" ratio
+for w in ${BENCH_WORKLOADS:-point range insert insert_audited update}; do
+    tool=()
+    hand=()
+    script=${w%_audited}
+    options=""
+    [ "$w" = insert_audited ] && options="-c neon_ai_tools.audit=writes"
+    for ((r = 1; r <= ROUNDS; r++)); do
+        # alternate which goes first, so drift affects both alike
+        if ((r % 2)); then
+            tool+=("$(PGOPTIONS="$options" tps "${script}_tool.sql")")
+            hand+=("$(tps "${script}_sql.sql")")
+        else
+            hand+=("$(tps "${script}_sql.sql")")
+            tool+=("$(PGOPTIONS="$options" tps "${script}_tool.sql")")
+        fi
+    done
+    t=$(printf '%s\n' "${tool[@]}" | median)
+    h=$(printf '%s\n' "${hand[@]}" | median)
+    case $w in
+        point) label="point select by key" ;;
+        range) label="1000-row range select" ;;
+        insert) label="100-row insert" ;;
+        insert_audited) label="100-row insert, audited" ;;
+        update) label="10-row filtered update" ;;
+    esac
+    awk -v l="$label" -v t="$t" -v h="$h" 'BEGIN { printf "%-28s %12.1f %12.1f %8.2f\n", l, t, h, t / h }'
+done
+
+growth=$("${PSQL[@]}" -At -f "$HERE/memory.sql" | tail -1)
+printf '%-28s %s bytes over 20,000 calls (after a 2,000-call warm-up)\n' "memory growth" "$growth"
