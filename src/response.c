@@ -16,6 +16,7 @@
 #include "postgres.h"
 
 #include "neon_ai_tools.h"
+#include "utils/formatting.h"
 #include "utils/elog.h"
 
 /*
@@ -153,6 +154,19 @@ default_suggestion(ToolCall *call, const char *error_type,
 		return call->table ?
 			psprintf("A row-level security policy on %s does not allow this row for your role; write only rows the policy allows.", call->table) :
 			pstrdup("A row-level security policy does not allow this row for your role.");
+	if (strcmp(error_type, "permission_denied") == 0 && call->table && call->operation &&
+		(strcmp(call->operation, "select") == 0 || strcmp(call->operation, "insert") == 0 ||
+		 strcmp(call->operation, "update") == 0 || strcmp(call->operation, "delete") == 0))
+	{
+		char	   *privilege = asc_toupper(call->operation, strlen(call->operation));
+
+		return psprintf("Your role may not %s %s %s: it lacks the %s privilege on it (or on the columns used). Ask the database administrator for GRANT %s ON %s, or use another table.",
+						call->operation,
+						strcmp(call->operation, "select") == 0 ? "from" :
+						strcmp(call->operation, "insert") == 0 ? "into" :
+						strcmp(call->operation, "delete") == 0 ? "from" : "",
+						call->table, privilege, privilege, call->table);
+	}
 	if (strcmp(error_type, "permission_denied") == 0)
 		return call->table ?
 			psprintf("The role you run as lacks a privilege on %s; ask the database administrator for it, or use another table.", call->table) :
