@@ -31,6 +31,23 @@ include $(PGXS)
 # shares a name with an install script would silently run the script.
 $(foreach t,$(REGRESS),$(if $(wildcard sql/$(t).sql),$(error test "$(t)" shadows sql/$(t).sql)))
 
+# The MCP program, neon-ai-tools-mcp (DESIGN.md section 6), is a PGXS PROGRAM
+# of its own in src/mcp: PGXS's OBJS cannot serve both MODULE_big and PROGRAM,
+# so a sub-make builds, installs (into `pg_config --bindir`) and cleans it.
+.PHONY: mcp install-mcp uninstall-mcp clean-mcp
+all: mcp
+install: install-mcp
+uninstall: uninstall-mcp
+clean: clean-mcp
+mcp:
+	$(MAKE) -C src/mcp PG_CONFIG=$(PG_CONFIG)
+install-mcp: mcp
+	$(MAKE) -C src/mcp install PG_CONFIG=$(PG_CONFIG)
+uninstall-mcp:
+	$(MAKE) -C src/mcp uninstall PG_CONFIG=$(PG_CONFIG)
+clean-mcp:
+	$(MAKE) -C src/mcp clean PG_CONFIG=$(PG_CONFIG)
+
 # every object depends on the module's shared headers
 $(OBJS): $(wildcard src/*.h)
 

@@ -1,0 +1,282 @@
+/*-------------------------------------------------------------------------
+ *
+ * jsonrpc.c
+ *	  JSON-RPC 2.0 framing of neon-ai-tools-mcp.
+ *
+ * One input line is one message: a request (it has an id), a notification
+ * (no id) or, in protocol revisions that allow them, a batch (an array of
+ * those).  This file parses the line with json_tokener, checks the JSON-RPC
+ * envelope and hands valid requests to mcp.c.  It answers with the
+ * standard codes:
+ *
+ *	-32700 parse error: not JSON (also: invalid UTF-8, trailing characters,
+ *		   nesting deeper than MAX_DEPTH); id null;
+ *	-32600 invalid request: not an object, "jsonrpc" is not "2.0", no
+ *		   string "method", an id that is not a string or an integer
+ *		   (MCP forbids null ids), "params" that is not structured, an
+ *		   empty or forbidden batch, a line over the size limit;
+ *	-32601 and -32602 come from mcp.c.
+ *
+ * Notifications are never answered, whatever their method.  Unknown members
+ * of a message are ignored.  Responses a client sends (objects with
+ * "result" or "error" and no "method") are ignored too: this server sends
+ * no requests.
+ *
+ * IDENTIFICATION
+ *	  src/mcp/jsonrpc.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "neon_ai_tools_mcp.h"
+
+/* deepest nesting json_tokener accepts (its default is 32) */
+#define MAX_DEPTH 64
+
+static json_object *parse_line(const char *line, size_t len,
+							   json_object **error_data);
+static json_object *process_message(json_object *message, bool in_batch);
+static json_object *process_batch(json_object *batch);
+static bool valid_id(json_object *id);
+
+/*
+ * {"jsonrpc": "2.0", "id": id, "result": result}.  Takes over result; id
+ * is borrowed (a reference is added).
+ */
+json_object *
+jsonrpc_result(json_object *id, json_object *result)
+{
+	json_object *response = json_object_new_object();
+
+	json_object_object_add(response, "jsonrpc", json_object_new_string("2.0"));
+	json_object_object_add(response, "id", json_object_get(id));
+	json_object_object_add(response, "result", result);
+	return response;
+}
+
+/*
+ * {"jsonrpc": "2.0", "id": id, "error": {code, message[, data]}}.  A NULL
+ * id is written as null.  Takes over data (may be NULL); id is borrowed.
+ */
+json_object *
+jsonrpc_error(json_object *id, int code, const char *message, json_object *data)
+{
+	json_object *response = json_object_new_object();
+	json_object *error = json_object_new_object();
+
+	json_object_object_add(error, "code", json_object_new_int(code));
+	json_object_object_add(error, "message", json_object_new_string(message));
+	if (data != NULL)
+		json_object_object_add(error, "data", data);
+	json_object_object_add(response, "jsonrpc", json_object_new_string("2.0"));
+	json_object_object_add(response, "id", json_object_get(id));
+	json_object_object_add(response, "error", error);
+	return response;
+}
+
+/*
+ * The answer to a line that exceeded the size limit (and was skipped).
+ */
+json_object *
+jsonrpc_oversized_error(size_t max_bytes)
+{
+	json_object *data = json_object_new_object();
+
+	json_object_object_add(data, "maxBytes", json_object_new_int64((int64_t) max_bytes));
+	mcp_log(MCP_LOG_WARNING, "skipped a message longer than %zu bytes", max_bytes);
+	return jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
+						 "Invalid Request: message too large", data);
+}
+
+/*
+ * Process one input line; returns the message to send back, or NULL when
+ * there is nothing to answer (a notification, a blank line, a response).
+ */
+json_object *
+jsonrpc_process_line(const char *line, size_t len)
+{
+	json_object *message;
+	json_object *response;
+	json_object *error_data = NULL;
+	size_t		i;
+
+	for (i = 0; i < len && isspace((unsigned char) line[i]); i++)
+		;
+	if (i == len)
+		return NULL;			/* blank lines are not messages */
+
+	message = parse_line(line, len, &error_data);
+	if (error_data != NULL)
+		return jsonrpc_error(NULL, JSONRPC_PARSE_ERROR, "Parse error", error_data);
+	if (json_object_is_type(message, json_type_array))
+		response = process_batch(message);
+	else
+		response = process_message(message, false);
+	json_object_put(message);
+	return response;
+}
+
+/*
+ * Parse one line into a JSON value.  On failure, returns NULL and sets
+ * *error_data to {reason, offset} for the parse error's "data".  A JSON
+ * null is not a message either: it is answered by process_message().
+ */
+static json_object *
+parse_line(const char *line, size_t len, json_object **error_data)
+{
+	json_tokener *tok = json_tokener_new_ex(MAX_DEPTH);
+	json_object *value;
+	enum json_tokener_error err;
+	size_t		end;
+	const char *reason = NULL;
+
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	value = json_tokener_parse_ex(tok, line, (int) len);
+	err = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	if (value == NULL && err == json_tokener_continue)
+	{
+		/* all of it was read; a bare number needs a terminator to end */
+		value = json_tokener_parse_ex(tok, "", 1);
+		err = json_tokener_get_error(tok);
+		if (value == NULL && err == json_tokener_continue)
+			reason = "unexpected end of message";
+	}
+	if (value == NULL && reason == NULL && err != json_tokener_success)
+		reason = json_tokener_error_desc(err);
+	else if (value != NULL)
+	{
+		/* only whitespace may follow the value */
+		for (; end < len; end++)
+			if (!isspace((unsigned char) line[end]))
+			{
+				reason = "unexpected characters after the JSON value";
+				break;
+			}
+	}
+	if (reason != NULL)
+	{
+		json_object *data = json_object_new_object();
+
+		json_object_put(value);
+		value = NULL;
+		json_object_object_add(data, "reason", json_object_new_string(reason));
+		json_object_object_add(data, "offset", json_object_new_int64((int64_t) end));
+		*error_data = data;
+		mcp_log(MCP_LOG_WARNING, "parse error at byte %zu: %s", end, reason);
+	}
+	json_tokener_free(tok);
+	return value;
+}
+
+/*
+ * A JSON-RPC batch: each member processed as a message, the answers
+ * collected into one array (none at all when every member was a
+ * notification).  Only protocol revisions before 2025-06-18 have batches.
+ */
+static json_object *
+process_batch(json_object *batch)
+{
+	json_object *answers;
+	const char *revision;
+	size_t		i;
+	size_t		n = json_object_array_length(batch);
+
+	if (n == 0)
+		return jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
+							 "Invalid Request: empty batch", NULL);
+	if (!mcp_batches_allowed(&revision))
+	{
+		char	   *message = mcp_psprintf("Invalid Request: JSON-RPC batches are not supported in protocol revision %s",
+										   revision);
+		json_object *response = jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
+											  message, NULL);
+
+		free(message);
+		return response;
+	}
+	answers = json_object_new_array();
+	for (i = 0; i < n; i++)
+	{
+		json_object *answer = process_message(json_object_array_get_idx(batch, i),
+											  true);
+
+		if (answer != NULL)
+			json_object_array_add(answers, answer);
+	}
+	if (json_object_array_length(answers) == 0)
+	{
+		json_object_put(answers);
+		return NULL;
+	}
+	return answers;
+}
+
+/*
+ * Check one message's JSON-RPC envelope and dispatch it.
+ */
+static json_object *
+process_message(json_object *message, bool in_batch)
+{
+	json_object *id = NULL;
+	json_object *jsonrpc = NULL;
+	json_object *method = NULL;
+	json_object *params = NULL;
+	bool		has_id;
+
+	if (!json_object_is_type(message, json_type_object))
+		return jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
+							 "Invalid Request: a message must be a JSON object", NULL);
+
+	has_id = json_object_object_get_ex(message, "id", &id);
+	if (has_id && !valid_id(id))
+		return jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
+							 "Invalid Request: id must be a string or an integer",
+							 NULL);
+	if (!json_object_object_get_ex(message, "method", &method))
+	{
+		if (has_id && (json_object_object_get_ex(message, "result", NULL) ||
+					   json_object_object_get_ex(message, "error", NULL)))
+		{
+			mcp_log(MCP_LOG_DEBUG, "ignored a response from the client");
+			return NULL;
+		}
+		return jsonrpc_error(id, JSONRPC_INVALID_REQUEST,
+							 "Invalid Request: method is missing", NULL);
+	}
+	if (!json_object_object_get_ex(message, "jsonrpc", &jsonrpc) ||
+		!json_object_is_type(jsonrpc, json_type_string) ||
+		strcmp(json_object_get_string(jsonrpc), "2.0") != 0)
+		return jsonrpc_error(id, JSONRPC_INVALID_REQUEST,
+							 "Invalid Request: jsonrpc must be \"2.0\"", NULL);
+	if (!json_object_is_type(method, json_type_string))
+		return jsonrpc_error(id, JSONRPC_INVALID_REQUEST,
+							 "Invalid Request: method must be a string", NULL);
+	json_object_object_get_ex(message, "params", &params);
+	if (params != NULL &&
+		!json_object_is_type(params, json_type_object) &&
+		!json_object_is_type(params, json_type_array))
+		return jsonrpc_error(id, JSONRPC_INVALID_REQUEST,
+							 "Invalid Request: params must be an object", NULL);
+
+	if (!has_id)
+	{
+		mcp_handle_notification(json_object_get_string(method), params);
+		return NULL;
+	}
+	return mcp_dispatch(json_object_get_string(method), id, params, in_batch);
+}
+
+/*
+ * MCP ids: a string or an integer, never null (JSON-RPC would also allow
+ * fractions; MCP does not).
+ */
+static bool
+valid_id(json_object *id)
+{
+	return json_object_is_type(id, json_type_string) ||
+		json_object_is_type(id, json_type_int);
+}

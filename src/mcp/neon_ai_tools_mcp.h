@@ -1,0 +1,168 @@
+/*-------------------------------------------------------------------------
+ *
+ * neon_ai_tools_mcp.h
+ *	  Shared declarations of neon-ai-tools-mcp, the MCP program.
+ *
+ * The program is a thin transport: it speaks the Model Context Protocol
+ * (JSON-RPC 2.0 over stdio, one message per line) on one side and libpq on
+ * the other, and runs every tool through the extension's ai_tool_list() and
+ * ai_tool_call().  It holds no tool logic of its own.
+ *
+ * It is a plain C99 + POSIX frontend program that needs only libpq and
+ * json-c (no libpgport/libpgcommon), so it builds the same way against any
+ * PostgreSQL release's libpq.
+ *
+ * IDENTIFICATION
+ *	  src/mcp/neon_ai_tools_mcp.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef NEON_AI_TOOLS_MCP_H
+#define NEON_AI_TOOLS_MCP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+/* older json-c escapes "/" unconditionally and lacks the flag (cryptsetup) */
+#ifndef JSON_C_TO_STRING_NOSLASHESCAPE
+#define JSON_C_TO_STRING_NOSLASHESCAPE 0
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define MCP_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define MCP_NORETURN __attribute__((noreturn))
+#else
+#define MCP_PRINTF(f, a)
+#define MCP_NORETURN
+#endif
+
+#define MCP_PROGNAME "neon-ai-tools-mcp"
+
+/* the extension's version (neon_ai_tools.control), passed in by the Makefile */
+#ifndef MCP_VERSION
+#define MCP_VERSION "unknown"
+#endif
+
+/* Largest accepted message (one line of input), in bytes. */
+#define MCP_MAX_MESSAGE_BYTES (4 * 1024 * 1024)
+
+/*
+ * Exit codes.  They are part of the interface (documented in --help): an MCP
+ * client shows them when the server process ends.  The database being
+ * unreachable is never a reason to exit: the program keeps speaking MCP and
+ * answers with categorized errors.
+ */
+#define MCP_EXIT_OK			0	/* end of input, --help, --version */
+#define MCP_EXIT_USAGE		1	/* bad option or unusable connection string */
+#define MCP_EXIT_FATAL		2	/* stdin or stdout failed; out of memory */
+
+/* JSON-RPC 2.0 error codes */
+#define JSONRPC_PARSE_ERROR			(-32700)
+#define JSONRPC_INVALID_REQUEST		(-32600)
+#define JSONRPC_METHOD_NOT_FOUND	(-32601)
+#define JSONRPC_INVALID_PARAMS		(-32602)
+#define JSONRPC_INTERNAL_ERROR		(-32603)
+
+/* in log.c */
+typedef enum McpLogLevel
+{
+	MCP_LOG_ERROR,
+	MCP_LOG_WARNING,
+	MCP_LOG_INFO,
+	MCP_LOG_DEBUG
+} McpLogLevel;
+
+extern void mcp_log_set_verbosity(int verbosity);
+extern void mcp_log(McpLogLevel level, const char *fmt,...) MCP_PRINTF(2, 3);
+
+/* in mask.c */
+extern void mcp_mask_add_secret(const char *secret);
+extern void mcp_mask_add_conninfo_secrets(const char *conninfo);
+extern char *mcp_mask_text(const char *text);
+extern void mcp_mask_in_place(char *text);
+extern void mcp_mask_forget(void);
+
+/* in util.c */
+extern void *mcp_malloc(size_t size);
+extern void *mcp_realloc(void *ptr, size_t size);
+extern char *mcp_strdup(const char *s);
+extern char *mcp_strndup(const char *s, size_t len);
+extern char *mcp_psprintf(const char *fmt,...) MCP_PRINTF(1, 2);
+
+/* in transport.c */
+typedef enum McpReadStatus
+{
+	MCP_READ_MESSAGE,			/* one line read (without its newline) */
+	MCP_READ_TOO_LONG,			/* a line over the limit was skipped */
+	MCP_READ_EOF,				/* end of input */
+	MCP_READ_FAILED				/* read error */
+} McpReadStatus;
+
+typedef struct McpReader
+{
+	FILE	   *in;
+	char	   *buf;			/* the current line, NUL-terminated */
+	size_t		len;			/* its length in bytes */
+	size_t		cap;			/* allocated size of buf */
+	size_t		max_bytes;		/* longest accepted line */
+} McpReader;
+
+extern void mcp_reader_init(McpReader *reader, FILE *in, size_t max_bytes);
+extern McpReadStatus mcp_read_message(McpReader *reader);
+extern void mcp_reader_free(McpReader *reader);
+extern bool mcp_write_message(json_object *message);
+
+/* in conninfo.c */
+extern bool mcp_conninfo_configure(const char *conninfo, char **errmsg);
+extern void mcp_conninfo_params(const char *const **keywords,
+								const char *const **values);
+extern void mcp_conninfo_show(FILE *out);
+extern void mcp_conninfo_forget(void);
+
+/* in db.c */
+#define MCP_DB_MAX_COLUMNS 2
+
+typedef enum McpDbStatus
+{
+	MCP_DB_OK,					/* the statement ran; values hold its row */
+	MCP_DB_CONNECTION_ERROR,	/* could not connect, or lost the connection */
+	MCP_DB_AUTHENTICATION_ERROR,	/* the server refused the credentials */
+	MCP_DB_SQL_ERROR			/* the statement failed with an SQLSTATE */
+} McpDbStatus;
+
+typedef struct McpDbResult
+{
+	McpDbStatus status;
+	char	   *values[MCP_DB_MAX_COLUMNS];	/* MCP_DB_OK: the row, as text */
+	char	   *message;		/* errors: masked primary message */
+	char	   *detail;			/* errors: masked detail, or NULL */
+	char	   *hint;			/* errors: masked hint, or NULL */
+	char		sqlstate[6];	/* errors: SQLSTATE, or "" */
+	const char *error_type;		/* errors: errorType (fine category) */
+	const char *portable_type;	/* errors: error_type (portable category) */
+	bool		retryable;		/* errors: worth retrying as it is */
+	const char *suggestion;		/* errors: one sentence of advice */
+} McpDbResult;
+
+extern void mcp_db_query(const char *sql, int nparams,
+						 const char *const *values, McpDbResult *result);
+extern void mcp_db_result_free(McpDbResult *result);
+extern void mcp_db_disconnect(void);
+
+/* in jsonrpc.c */
+extern json_object *jsonrpc_result(json_object *id, json_object *result);
+extern json_object *jsonrpc_error(json_object *id, int code,
+								  const char *message, json_object *data);
+extern json_object *jsonrpc_process_line(const char *line, size_t len);
+extern json_object *jsonrpc_oversized_error(size_t max_bytes);
+
+/* in mcp.c */
+extern json_object *mcp_dispatch(const char *method, json_object *id,
+								 json_object *params, bool in_batch);
+extern bool mcp_batches_allowed(const char **revision);
+extern void mcp_handle_notification(const char *method, json_object *params);
+
+#endif							/* NEON_AI_TOOLS_MCP_H */

@@ -1,0 +1,102 @@
+/*-------------------------------------------------------------------------
+ *
+ * util.c
+ *	  Memory helpers of neon-ai-tools-mcp.
+ *
+ * Allocation failures end the program (exit code 2, after a message on
+ * stderr): a transport that cannot allocate cannot answer either, and an
+ * MCP client shows the exit.
+ *
+ * IDENTIFICATION
+ *	  src/mcp/util.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "neon_ai_tools_mcp.h"
+
+static void out_of_memory(void) MCP_NORETURN;
+
+/*
+ * Report and exit.  Written with fputs so it allocates nothing.
+ */
+static void
+out_of_memory(void)
+{
+	fputs(MCP_PROGNAME ": out of memory\n", stderr);
+	exit(MCP_EXIT_FATAL);
+}
+
+/*
+ * malloc that never returns NULL.
+ */
+void *
+mcp_malloc(size_t size)
+{
+	void	   *p = malloc(size ? size : 1);
+
+	if (p == NULL)
+		out_of_memory();
+	return p;
+}
+
+/*
+ * realloc that never returns NULL.
+ */
+void *
+mcp_realloc(void *ptr, size_t size)
+{
+	void	   *p = realloc(ptr, size ? size : 1);
+
+	if (p == NULL)
+		out_of_memory();
+	return p;
+}
+
+/*
+ * strdup that never returns NULL.
+ */
+char *
+mcp_strdup(const char *s)
+{
+	return mcp_strndup(s, strlen(s));
+}
+
+/*
+ * Copy of the first len bytes of s, NUL-terminated.
+ */
+char *
+mcp_strndup(const char *s, size_t len)
+{
+	char	   *p = mcp_malloc(len + 1);
+
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+/*
+ * sprintf into a fresh allocation.
+ */
+char *
+mcp_psprintf(const char *fmt,...)
+{
+	va_list		ap;
+	int			needed;
+	char	   *buf;
+
+	va_start(ap, fmt);
+	needed = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (needed < 0)
+		return mcp_strdup("");
+	buf = mcp_malloc((size_t) needed + 1);
+	va_start(ap, fmt);
+	vsnprintf(buf, (size_t) needed + 1, fmt, ap);
+	va_end(ap);
+	return buf;
+}
