@@ -200,7 +200,6 @@ if [ "${#tap_tests[@]}" -gt 0 ]; then
     fi
 fi
 
-# (c) further suites go here, e.g.:
-#   run_suite mcp tap node --test --test-reporter=tap test/mcp || true
+# (c) the MCP program's suites are TAP (test/t/004_mcp.pl, 005_mcp_sdk.pl) and run in (b).
 
 finish
