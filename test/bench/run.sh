@@ -63,3 +63,16 @@ done
 
 growth=$("${PSQL[@]}" -At -f "$HERE/memory.sql" | tail -1)
 printf '%-28s %s bytes over 20,000 calls (after a 2,000-call warm-up)\n' "memory growth" "$growth"
+
+# MCP: tools/call round trips of neon-ai-tools-mcp against the reference MCP
+# Postgres server, over loopback TCP, with the same SDK client
+MCP_PROGRAM="$("$NAT_PG_CONFIG" --bindir)/neon-ai-tools-mcp"
+if command -v node >/dev/null && command -v npm >/dev/null && [ -x "$MCP_PROGRAM" ]; then
+    if [ ! -d "$HERE/mcp/node_modules" ] || [ "$HERE/mcp/package-lock.json" -nt "$HERE/mcp/node_modules" ]; then
+        (cd "$HERE/mcp" && npm ci --no-audit --no-fund >/dev/null 2>&1)
+    fi
+    echo
+    node "$HERE/mcp/latency.mjs" "$MCP_PROGRAM" 127.0.0.1 "$PGPORT" "$PGDATABASE" "$PGUSER" 1000
+else
+    echo "MCP latency: skipped (needs node, npm and an installed neon-ai-tools-mcp)"
+fi

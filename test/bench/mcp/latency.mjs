@@ -1,0 +1,59 @@
+// tools/call round trips through neon-ai-tools-mcp and through the
+// reference MCP Postgres server (@modelcontextprotocol/server-postgres,
+// its "query" tool), for the same point query, with the same SDK client.
+// Blocks of calls alternate between the two servers; the figures are the
+// median and 95th percentile of each call's round trip, and their ratio.
+//
+// Usage: node latency.mjs <neon-ai-tools-mcp path> <host> <port> <db> <user> [calls]
+import { performance } from "node:perf_hooks";
+import { createRequire } from "node:module";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const [program, host, port, db, user, callsArg] = process.argv.slice(2);
+const calls = Number(callsArg ?? 1000);
+const block = 50;
+const require = createRequire(import.meta.url);
+const referenceMain = require.resolve("@modelcontextprotocol/server-postgres/dist/index.js");
+
+async function connect(command, args) {
+  const client = new Client({ name: "latency-bench", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command, args, stderr: "ignore" }));
+  return client;
+}
+
+const ours = await connect(program, [`host=${host} port=${port} dbname=${db} user=${user}`]);
+const reference = await connect(process.execPath,
+  [referenceMain, `postgresql://${user}@${host}:${port}/${db}`]);
+
+const sides = {
+  "neon-ai-tools-mcp select_query": (id) => ours.callTool({
+    name: "select_query", arguments: { table: "bench", where: { id } } }),
+  "reference server query": (id) => reference.callTool({
+    name: "query", arguments: { sql: `SELECT * FROM bench WHERE id = ${id}` } }),
+};
+const times = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
+
+// warm up both (connections, plans), then alternate blocks
+for (const call of Object.values(sides))
+  for (let i = 1; i <= 100; i++) await call(i);
+let id = 1;
+for (let done = 0; done < calls; done += block) {
+  const order = (done / block) % 2 ? Object.keys(sides).reverse() : Object.keys(sides);
+  for (const side of order) {
+    for (let i = 0; i < block; i++) {
+      const t0 = performance.now();
+      const result = await sides[side]((id++ % 100000) + 1);
+      times[side].push(performance.now() - t0);
+      if (result.isError) throw new Error(`${side}: ${JSON.stringify(result)}`);
+    }
+  }
+}
+
+const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
+const rows = Object.entries(times).map(([side, xs]) => ({ side, median: pct(xs, 0.5), p95: pct(xs, 0.95), n: xs.length }));
+for (const r of rows)
+  console.log(`${r.side.padEnd(34)} median ${r.median.toFixed(3)} ms   p95 ${r.p95.toFixed(3)} ms   (${r.n} calls)`);
+console.log(`ratio of medians (neon-ai-tools-mcp / reference): ${(rows[0].median / rows[1].median).toFixed(2)}`);
+await ours.close();
+await reference.close();
