@@ -207,3 +207,22 @@ nat_deparse_column_list(StringInfo buf, Oid relid, JsonbValue *columns,
 	}
 	return list_length(names);
 }
+
+/*
+ * " LIMIT $k [OFFSET $m]" for a query capped at max_rows: $k is one row
+ * past the cap, so that fetching it tells whether the answer is truncated.
+ */
+void
+nat_deparse_limit_offset(StringInfo buf, QueryParams *params, int64 max_rows,
+						 int64 offset)
+{
+	appendStringInfoString(buf, " LIMIT ");
+	nat_deparse_param(buf, nat_params_add(params, INT8OID,
+										  Int64GetDatum(max_rows + 1), false));
+	if (offset > 0)
+	{
+		appendStringInfoString(buf, " OFFSET ");
+		nat_deparse_param(buf, nat_params_add(params, INT8OID,
+											  Int64GetDatum(offset), false));
+	}
+}

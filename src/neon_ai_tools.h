@@ -265,6 +265,8 @@ extern void nat_deparse_type(StringInfo buf, Oid typid, int32 typmod);
 extern void nat_deparse_operator_name(StringInfo buf, Oid opno);
 extern void nat_deparse_function_name(StringInfo buf, Oid funcid);
 extern void nat_deparse_param(StringInfo buf, int paramno);
+extern void nat_deparse_limit_offset(StringInfo buf, QueryParams *params,
+									 int64 max_rows, int64 offset);
 extern int	nat_deparse_column_list(StringInfo buf, Oid relid,
 									JsonbValue *columns, const char *path);
 extern Oid	nat_lookup_operator(const char *opname, Oid ltype, Oid rtype,

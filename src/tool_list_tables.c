@@ -248,16 +248,7 @@ list_tables(ToolCall *call)
 						   " OR pg_catalog.has_any_column_privilege(c.oid, 'SELECT, INSERT, UPDATE'))"
 						   " ORDER BY n.nspname, c.relname");
 
-	/* one row past the cap tells whether the answer is truncated */
-	appendStringInfoString(&sql, " LIMIT ");
-	nat_deparse_param(&sql, nat_params_add(&params, INT8OID,
-										   Int64GetDatum(caps.max_rows + 1), false));
-	if (offset > 0)
-	{
-		appendStringInfoString(&sql, " OFFSET ");
-		nat_deparse_param(&sql, nat_params_add(&params, INT8OID,
-											   Int64GetDatum(offset), false));
-	}
+	nat_deparse_limit_offset(&sql, &params, caps.max_rows, offset);
 
 	nat_stream_query(call, sql.data, &params, caps, &result);
 	nat_response_rows(call, &result);

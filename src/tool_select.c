@@ -306,16 +306,7 @@ select_query(ToolCall *call)
 	}
 	deparse_order_by(&sql, call, relid);
 
-	/* one row past the cap tells whether the answer is truncated */
-	appendStringInfoString(&sql, " LIMIT ");
-	nat_deparse_param(&sql, nat_params_add(&params, INT8OID,
-										   Int64GetDatum(caps.max_rows + 1), false));
-	if (offset > 0)
-	{
-		appendStringInfoString(&sql, " OFFSET ");
-		nat_deparse_param(&sql, nat_params_add(&params, INT8OID,
-											   Int64GetDatum(offset), false));
-	}
+	nat_deparse_limit_offset(&sql, &params, caps.max_rows, offset);
 
 	nat_stream_query(call, sql.data, &params, caps, &result);
 	nat_response_rows(call, &result);
