@@ -27,6 +27,7 @@
 #include "nodes/makefuncs.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
+#include "utils/json.h"
 #include "utils/lsyscache.h"
 #include "utils/numeric.h"
 
@@ -40,6 +41,7 @@ enum
 	OUT_BOOL,
 	OUT_TEXT,
 	OUT_JSONB,
+	OUT_DATETIME,				/* date, timestamp, timestamptz */
 	OUT_OTHER					/* to_jsonb() */
 };
 
@@ -187,6 +189,12 @@ nat_prepare_columns(TupleDesc tupdesc, MemoryContext cxt)
 			case VARCHAROID:
 				col->category = OUT_TEXT;
 				break;
+			case DATEOID:
+			case TIMESTAMPOID:
+			case TIMESTAMPTZOID:
+				col->category = OUT_DATETIME;
+				col->typid = getBaseType(att->atttypid);
+				break;
 			case JSONBOID:
 				col->category = OUT_JSONB;
 				break;
@@ -260,6 +268,13 @@ nat_datum_to_jsonb_value(ColumnOutput *col, Datum value, bool isnull,
 			case OUT_TEXT:
 				v.type = jbvString;
 				v.val.string.val = TextDatumGetCString(value);
+				v.val.string.len = strlen(v.val.string.val);
+				size += v.val.string.len + 2;
+				break;
+			case OUT_DATETIME:
+				/* ISO 8601, exactly as to_jsonb() renders it */
+				v.type = jbvString;
+				v.val.string.val = JsonEncodeDateTime(NULL, value, col->typid, NULL);
 				v.val.string.len = strlen(v.val.string.val);
 				size += v.val.string.len + 2;
 				break;
