@@ -45,9 +45,20 @@
 
 static PGconn *conn = NULL;
 
+/*
+ * The statements prepared on the current connection: each tools/call runs
+ * the same SQL, so it is parsed and planned once per connection, not once
+ * per call.  Forgotten whenever the connection is (re)established.
+ */
+#define MCP_DB_MAX_PREPARED 8
+static const char *prepared_sql[MCP_DB_MAX_PREPARED];
+static int	prepared_count = 0;
+
 /* the server sent a FATAL notice while we were idle: it is closing */
 static bool server_closing = false;
 
+static PGresult *exec_prepared(const char *sql, int nparams,
+							   const char *const *values);
 static bool ensure_connected(McpDbResult *result);
 static bool lost_while_idle(void);
 static void log_connected(void);
@@ -74,7 +85,7 @@ mcp_db_query(const char *sql, int nparams, const char *const *values,
 	if (!ensure_connected(result))
 		return;
 
-	res = PQexecParams(conn, sql, nparams, NULL, values, NULL, NULL, 0);
+	res = exec_prepared(sql, nparams, values);
 	if (res != NULL && PQresultStatus(res) == PGRES_TUPLES_OK &&
 		PQntuples(res) == 1 && PQnfields(res) <= MCP_DB_MAX_COLUMNS)
 	{
@@ -93,6 +104,7 @@ mcp_db_query(const char *sql, int nparams, const char *const *values,
 		mcp_log(MCP_LOG_WARNING,
 				"the database connection was lost during a statement: %s", lost);
 		PQreset(conn);
+		prepared_count = 0;
 		server_closing = false;
 		if (PQstatus(conn) == CONNECTION_OK)
 		{
@@ -167,6 +179,32 @@ mcp_db_disconnect(void)
  * server closed while we were idle.  Returns false with result filled in
  * (connection_error or authentication_error) when that fails.
  */
+static PGresult *
+exec_prepared(const char *sql, int nparams, const char *const *values)
+{
+	char		name[32];
+	int			i;
+
+	for (i = 0; i < prepared_count; i++)
+		if (prepared_sql[i] == sql || strcmp(prepared_sql[i], sql) == 0)
+			break;
+	snprintf(name, sizeof(name), "neon_ai_tools_mcp_%d", i);
+	if (i == prepared_count)
+	{
+		PGresult   *prep;
+
+		/* no room (cannot happen with our few statements): run it unprepared */
+		if (prepared_count == MCP_DB_MAX_PREPARED)
+			return PQexecParams(conn, sql, nparams, NULL, values, NULL, NULL, 0);
+		prep = PQprepare(conn, name, sql, nparams, NULL);
+		if (prep == NULL || PQresultStatus(prep) != PGRES_COMMAND_OK)
+			return prep;		/* the caller reports the failure */
+		PQclear(prep);
+		prepared_sql[prepared_count++] = sql;
+	}
+	return PQexecPrepared(conn, name, nparams, values, NULL, NULL, 0);
+}
+
 static bool
 ensure_connected(McpDbResult *result)
 {
@@ -181,12 +219,14 @@ ensure_connected(McpDbResult *result)
 		mcp_log(MCP_LOG_WARNING,
 				"the database connection was closed while idle; reconnecting");
 		PQreset(conn);
+		prepared_count = 0;
 	}
 	else
 	{
 		mcp_conninfo_params(&keywords, &values);
 		mcp_log(MCP_LOG_INFO, "connecting to the database");
 		conn = PQconnectdbParams(keywords, values, 1);
+		prepared_count = 0;
 		if (conn != NULL)
 			PQsetNoticeReceiver(conn, notice_receiver, NULL);
 	}

@@ -50,10 +50,24 @@ for (let done = 0; done < calls; done += block) {
   }
 }
 
+// the floor both share: a bare ping through the same client and transport
+const pings = {};
+for (const [name, client] of [["neon-ai-tools-mcp", ours], ["reference server", reference]]) {
+  const xs = [];
+  for (let i = 0; i < 500; i++) {
+    const t0 = performance.now();
+    await client.ping();
+    xs.push(performance.now() - t0);
+  }
+  pings[name] = xs;
+}
+
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
 const rows = Object.entries(times).map(([side, xs]) => ({ side, median: pct(xs, 0.5), p95: pct(xs, 0.95), n: xs.length }));
 for (const r of rows)
   console.log(`${r.side.padEnd(34)} median ${r.median.toFixed(3)} ms   p95 ${r.p95.toFixed(3)} ms   (${r.n} calls)`);
 console.log(`ratio of medians (neon-ai-tools-mcp / reference): ${(rows[0].median / rows[1].median).toFixed(2)}`);
+for (const [name, xs] of Object.entries(pings))
+  console.log(`ping (client + stdio floor), ${name.padEnd(18)} median ${pct(xs, 0.5).toFixed(3)} ms`);
 await ours.close();
 await reference.close();
