@@ -152,22 +152,29 @@ validate_param(const ToolParam *param, JsonbValue *value, const char *path)
 {
 	const char *type = nat_json_type_name(value);
 	int			mask = 0;
+	int64		i;
 
-	if (strcmp(type, "string") == 0)
-		mask = NAT_JSON_STRING;
-	else if (strcmp(type, "boolean") == 0)
-		mask = NAT_JSON_BOOLEAN;
-	else if (strcmp(type, "object") == 0)
-		mask = NAT_JSON_OBJECT;
-	else if (strcmp(type, "array") == 0)
-		mask = NAT_JSON_ARRAY;
-	else if (strcmp(type, "number") == 0)
+	switch (value->type)
 	{
-		int64		i;
-
-		mask = NAT_JSON_NUMBER;
-		if (json_integer_value(value, &i))
-			mask |= NAT_JSON_INTEGER;
+		case jbvString:
+			mask = NAT_JSON_STRING;
+			break;
+		case jbvBool:
+			mask = NAT_JSON_BOOLEAN;
+			break;
+		case jbvNumeric:
+			mask = NAT_JSON_NUMBER;
+			if (json_integer_value(value, &i))
+				mask |= NAT_JSON_INTEGER;
+			break;
+		case jbvBinary:
+			if (JsonContainerIsArray(value->val.binary.data))
+				mask = NAT_JSON_ARRAY;
+			else if (!JsonContainerIsScalar(value->val.binary.data))
+				mask = NAT_JSON_OBJECT;
+			break;
+		default:
+			break;
 	}
 
 	if ((mask & param->types) == 0)
@@ -206,10 +213,9 @@ validate_param(const ToolParam *param, JsonbValue *value, const char *path)
 
 	if ((mask & NAT_JSON_INTEGER) && (param->types & NAT_JSON_INTEGER))
 	{
-		int64		i;
 		int64		maximum;
 
-		(void) json_integer_value(value, &i);
+		/* i was set when the mask was */
 		if (param->has_minimum && i < param->minimum)
 			nat_invalid_param(path, NULL,
 							  "argument \"%s\" must be at least " INT64_FORMAT,

@@ -17,6 +17,7 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "catalog/pg_collation.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
 #include "neon_ai_tools.h"
@@ -24,15 +25,6 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
-
-/*
- * "schema"."relation"
- */
-void
-nat_deparse_relation(StringInfo buf, Oid relid)
-{
-	appendStringInfoString(buf, nat_relation_display_name(relid));
-}
 
 /*
  * A column of relid, by its catalog name.
@@ -83,6 +75,25 @@ nat_deparse_function_name(StringInfo buf, Oid funcid)
 	appendStringInfoString(buf,
 						   quote_qualified_identifier(get_namespace_name(get_func_namespace(funcid)),
 													  get_func_name(funcid)));
+}
+
+/*
+ * "schema"."collation"
+ */
+void
+nat_deparse_collation(StringInfo buf, Oid collid)
+{
+	HeapTuple	tuple;
+	Form_pg_collation form;
+
+	tuple = SearchSysCache1(COLLOID, ObjectIdGetDatum(collid));
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for collation %u", collid);
+	form = (Form_pg_collation) GETSTRUCT(tuple);
+	appendStringInfoString(buf,
+						   quote_qualified_identifier(get_namespace_name(form->collnamespace),
+													  NameStr(form->collname)));
+	ReleaseSysCache(tuple);
 }
 
 /*

@@ -192,7 +192,6 @@ static void deparse_case_expr(StringInfo buf, CaseExpr *ce,
 							  FilterSqlContext *ctx);
 static void deparse_expr_list(StringInfo buf, List *args,
 							  FilterSqlContext *ctx);
-static void deparse_collation(StringInfo buf, Oid collid);
 static void deparse_value_function(StringInfo buf, SQLValueFunction *svf);
 
 /*
@@ -1015,7 +1014,7 @@ deparse_node(StringInfo buf, Node *node, FilterSqlContext *ctx)
 				appendStringInfoChar(buf, '(');
 				deparse_node(buf, (Node *) ce->arg, ctx);
 				appendStringInfoString(buf, " COLLATE ");
-				deparse_collation(buf, ce->collOid);
+				nat_deparse_collation(buf, ce->collOid);
 				appendStringInfoChar(buf, ')');
 				break;
 			}
@@ -1284,26 +1283,6 @@ deparse_expr_list(StringInfo buf, List *args, FilterSqlContext *ctx)
 			appendStringInfoString(buf, ", ");
 		deparse_node(buf, lfirst(lc), ctx);
 	}
-}
-
-/*
- * deparse_collation
- *		"schema"."collation".
- */
-static void
-deparse_collation(StringInfo buf, Oid collid)
-{
-	HeapTuple	tuple;
-	Form_pg_collation form;
-
-	tuple = SearchSysCache1(COLLOID, ObjectIdGetDatum(collid));
-	if (!HeapTupleIsValid(tuple))
-		elog(ERROR, "cache lookup failed for collation %u", collid);
-	form = (Form_pg_collation) GETSTRUCT(tuple);
-	appendStringInfoString(buf,
-						   quote_qualified_identifier(get_namespace_name(form->collnamespace),
-													  NameStr(form->collname)));
-	ReleaseSysCache(tuple);
 }
 
 /*

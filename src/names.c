@@ -460,6 +460,20 @@ nat_resolve_column(Oid relid, const char *name, const char *path)
 }
 
 /*
+ * Resolve the call's "table" argument.  call->table becomes the table's
+ * schema-qualified, quoted name: what answers report, and what generated
+ * SQL uses as it is (so it is rendered once per call).
+ */
+Oid
+nat_resolve_call_table(ToolCall *call)
+{
+	Oid			relid = nat_resolve_table(nat_arg_string(call, "table"), "$.table");
+
+	call->table = nat_relation_display_name(relid);
+	return relid;
+}
+
+/*
  * "schema.table", each part quoted only if needed.
  */
 char *

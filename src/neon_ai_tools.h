@@ -256,14 +256,15 @@ extern AttrNumber nat_resolve_column(Oid relid, const char *name, const char *pa
 extern List *nat_split_top_level(const char *text, char sep);
 extern char *nat_read_identifier(const char **p, bool *quoted);
 extern char *nat_relation_display_name(Oid relid);
+extern Oid	nat_resolve_call_table(struct ToolCall *call);
 
 /* ---- in deparse.c: SQL text generation (postgres_fdw style) ---- */
 
-extern void nat_deparse_relation(StringInfo buf, Oid relid);
 extern void nat_deparse_column(StringInfo buf, Oid relid, AttrNumber attnum);
 extern void nat_deparse_type(StringInfo buf, Oid typid, int32 typmod);
 extern void nat_deparse_operator_name(StringInfo buf, Oid opno);
 extern void nat_deparse_function_name(StringInfo buf, Oid funcid);
+extern void nat_deparse_collation(StringInfo buf, Oid collid);
 extern void nat_deparse_param(StringInfo buf, int paramno);
 extern void nat_deparse_limit_offset(StringInfo buf, QueryParams *params,
 									 int64 max_rows, int64 offset);

@@ -543,7 +543,7 @@ count_rows(ToolCall *call, Oid relid, int64 *count)
 
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "SELECT pg_catalog.count(*) FROM ");
-	nat_deparse_relation(&sql, relid);
+	appendStringInfoString(&sql, call->table);
 	call->query = MemoryContextStrdup(call->cxt, sql.data);
 
 	if (SPI_connect() != SPI_OK_CONNECT)
@@ -664,7 +664,7 @@ delete_rows(ToolCall *call)
 	nat_params_init(&params);
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "DELETE FROM ");
-	nat_deparse_relation(&sql, relid);
+	appendStringInfoString(&sql, call->table);
 	nat_deparse_write_filter(&sql, call, relid, &params, "delete");
 	nat_deparse_returning(&sql, call, relid);
 
@@ -743,7 +743,7 @@ truncate_table(ToolCall *call)
 	held = rows_held(call, relid, relkind, "truncate");
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "TRUNCATE TABLE ");
-	nat_deparse_relation(&sql, relid);
+	appendStringInfoString(&sql, call->table);
 	appendStringInfoString(&sql, " RESTRICT");
 	run_and_answer(call, sql.data, held);
 }
@@ -802,7 +802,7 @@ drop_relation(ToolCall *call)
 	held = rows_held(call, relid, relkind, "drop");
 	initStringInfo(&sql);
 	appendStringInfo(&sql, "DROP %s ", relkind_drop_keyword(relkind));
-	nat_deparse_relation(&sql, relid);
+	appendStringInfoString(&sql, call->table);
 	appendStringInfoString(&sql, " RESTRICT");
 	run_and_answer(call, sql.data, held);
 }

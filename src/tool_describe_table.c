@@ -378,8 +378,7 @@ describe_table(ToolCall *call)
 	MemoryContext old;
 	RowResult	result;
 
-	relid = nat_resolve_table(nat_arg_string(call, "table"), "$.table");
-	call->table = nat_relation_display_name(relid);
+	relid = nat_resolve_call_table(call);
 
 	if (!caller_may_use(relid))
 	{

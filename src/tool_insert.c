@@ -432,7 +432,7 @@ insert_data(ToolCall *call)
 	nat_params_init(&params);
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "INSERT INTO ");
-	nat_deparse_relation(&sql, relid);
+	appendStringInfoString(&sql, call->table);
 
 	if (columns == NIL && list_length(containers) == 1)
 		appendStringInfoString(&sql, " DEFAULT VALUES");

@@ -288,15 +288,14 @@ select_query(ToolCall *call)
 	int64		offset = nat_arg_int(call, "offset", 0);
 	RowResult	result;
 
-	relid = nat_resolve_table(nat_arg_string(call, "table"), "$.table");
-	call->table = nat_relation_display_name(relid);
+	relid = nat_resolve_call_table(call);
 
 	nat_params_init(&params);
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "SELECT ");
 	nat_deparse_column_list(&sql, relid, nat_arg(call, "columns"), "$.columns");
 	appendStringInfoString(&sql, " FROM ");
-	nat_deparse_relation(&sql, relid);
+	appendStringInfoString(&sql, call->table);
 
 	where = nat_arg(call, "where");
 	if (where)

@@ -132,7 +132,7 @@ update_data(ToolCall *call)
 	nat_params_init(&params);
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "UPDATE ");
-	nat_deparse_relation(&sql, relid);
+	appendStringInfoString(&sql, call->table);
 	appendStringInfoString(&sql, " SET ");
 	deparse_set_list(&sql, call, relid, &params);
 	nat_deparse_write_filter(&sql, call, relid, &params, "update");

@@ -131,9 +131,8 @@ nat_deparse_returning(StringInfo buf, ToolCall *call, Oid relid)
 Oid
 nat_begin_write(ToolCall *call)
 {
-	Oid			relid = nat_resolve_table(nat_arg_string(call, "table"), "$.table");
+	Oid			relid = nat_resolve_call_table(call);
 
-	call->table = nat_relation_display_name(relid);
 	call->dry_run = nat_arg_bool(call, "dry_run", false);
 	return relid;
 }
