@@ -69,7 +69,7 @@ printf '%-28s %s bytes over 20,000 calls (after a 2,000-call warm-up)\n' "memory
 MCP_PROGRAM="$("$NAT_PG_CONFIG" --bindir)/neon-ai-tools-mcp"
 if command -v node >/dev/null && command -v npm >/dev/null && [ -x "$MCP_PROGRAM" ]; then
     if [ ! -d "$HERE/mcp/node_modules" ] || [ "$HERE/mcp/package-lock.json" -nt "$HERE/mcp/node_modules" ]; then
-        (cd "$HERE/mcp" && npm ci --no-audit --no-fund >/dev/null 2>&1)
+        bash "$HERE/../../scripts/npm-ci.sh" "$HERE/mcp" >/dev/null 2>&1
     fi
     echo
     node "$HERE/mcp/latency.mjs" "$MCP_PROGRAM" 127.0.0.1 "$PGPORT" "$PGDATABASE" "$PGUSER" 1000

@@ -39,7 +39,7 @@ lock=$HERE/package-lock.json
 installed=$HERE/node_modules/.package-lock.json
 if [ ! -f "$installed" ] || [ "$lock" -nt "$installed" ]; then
     echo "# npm ci in $HERE"
-    (cd "$HERE" && npm ci --no-audit --no-fund --loglevel=error) >"$TMP/npm.log" 2>&1 ||
+    bash "$HERE/../../scripts/npm-ci.sh" "$HERE" >"$TMP/npm.log" 2>&1 ||
         fail "npm ci (test/envelope)" "$TMP/npm.log"
 fi
 

@@ -36,10 +36,9 @@ if (!-f $installed || -M "$sdkdir/package-lock.json" < -M $installed)
 	note("npm ci in $sdkdir");
 	my ($out, $err) = ('', '');
 	my $ok = IPC::Run::run(
-		[ 'npm', 'ci', '--no-audit', '--no-fund', '--loglevel=error' ],
+		[ 'bash', "$root/scripts/npm-ci.sh", $sdkdir ],
 		'>', \$out, '2>', \$err,
-		init => sub { chdir $sdkdir or die "$sdkdir: $!" },
-		IPC::Run::timeout(600));
+		IPC::Run::timeout(900));
 	ok($ok, 'npm ci installs the pinned MCP SDK') or diag("$out\n$err");
 	BAIL_OUT('npm ci failed') unless $ok;
 }
