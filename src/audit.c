@@ -33,10 +33,41 @@
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "parser/scanner.h"
-#include "parser/gram.h"		/* token numbers; needs scanner.h first */
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+
+/*
+ * Does the token the core scanner found at sql + loc start a constant?
+ *
+ * Token numbers come from parser/gram.h, which is not installed from 16 on,
+ * so constants are told by their first characters instead.  Each test
+ * below can only match the token the scanner chose, because the scanner
+ * takes the longest match: "e'x'" is one string, never "e" then "'x'".
+ *   digits, or a dot and a digit      numbers (ICONST, FCONST)
+ *   'text'                            SCONST
+ *   $$text$$ or $tag$text$tag$        SCONST (dollar-quoted; $1 is a parameter)
+ *   E'..', B'..', X'..'               SCONST, BCONST, XCONST
+ *   U&'..'                            USCONST (U&"..." is an identifier)
+ * N'..' is scanned as the keyword NCHAR followed by a plain 'text' token,
+ * which the rule for quotes then masks.
+ */
+static bool
+starts_constant(const char *sql, int loc)
+{
+	const char *p = sql + loc;
+
+	if (isdigit((unsigned char) p[0]) ||
+		(p[0] == '.' && isdigit((unsigned char) p[1])))
+		return true;
+	if (p[0] == '\'')
+		return true;
+	if (p[0] == '$')
+		return !isdigit((unsigned char) p[1]);
+	if (strchr("eEbBxX", p[0]) != NULL && p[0] != '\0' && p[1] == '\'')
+		return true;
+	return (p[0] == 'u' || p[0] == 'U') && p[1] == '&' && p[2] == '\'';
+}
 
 /*
  * The SQL text with every constant (strings, numbers, bit strings)
@@ -65,8 +96,7 @@ nat_mask_literals(const char *sql)
 
 			if (tok == 0)
 				break;
-			if (tok == SCONST || tok == USCONST || tok == BCONST ||
-				tok == XCONST || tok == ICONST || tok == FCONST)
+			if (starts_constant(sql, yylloc))
 			{
 				/* the scanner leaves the token's text terminated in scanbuf */
 				int			len = strlen(yyextra.scanbuf + yylloc);

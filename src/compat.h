@@ -3,9 +3,12 @@
  * compat.h
  *		  Differences between PostgreSQL major versions, in one place.
  *
- * The extension is built and tested on PostgreSQL 15.  Everything that
- * changed between 13 and 17 in the APIs we use is bridged here so that the
- * rest of the code can be written against one API.
+ * The extension supports PostgreSQL 15 to 19; CI builds and tests 15, 17,
+ * 18 and 19 (16 is built against its headers where a package exists).
+ * Everything that differs between those versions in the APIs we use is
+ * bridged here, so the rest of the code is written against one API and
+ * carries no PG_VERSION_NUM tests of its own.  Each bridge names the
+ * version that changed and what changed.
  *
  * IDENTIFICATION
  *		  src/compat.h
@@ -15,49 +18,106 @@
 #ifndef NAT_COMPAT_H
 #define NAT_COMPAT_H
 
+#include "catalog/pg_namespace.h"
 #include "nodes/parsenodes.h"
+#include "parser/analyze.h"
 #include "parser/parser.h"
+#include "utils/acl.h"
+#include "utils/jsonb.h"
+#include "utils/rel.h"
+#include "utils/relcache.h"
 
-#if PG_VERSION_NUM < 130000
-#error "neon_ai_tools requires PostgreSQL 13 or later"
-#endif
-
-/* MarkGUCPrefixReserved() appeared in 15; older versions only warn */
 #if PG_VERSION_NUM < 150000
-#define MarkGUCPrefixReserved(prefix) EmitWarningsOnPlaceholders(prefix)
-#endif
-
-/* raw_parser() gained a mode argument in 14 */
-#if PG_VERSION_NUM >= 140000
-#define nat_raw_parser(str) raw_parser((str), RAW_PARSE_DEFAULT)
-#else
-#define nat_raw_parser(str) raw_parser(str)
-#endif
-
-/* A_Const lost its embedded Value node in 15 */
-#if PG_VERSION_NUM >= 150000
-#define nat_aconst_is_null(c) ((c)->isnull)
-#else
-#define nat_aconst_is_null(c) ((c)->val.type == T_Null)
-#endif
-
-/* int64_to_numeric() is exported from 14 on */
-#if PG_VERSION_NUM < 140000
-#define int64_to_numeric(v) \
-	DatumGetNumeric(DirectFunctionCall1(int8_numeric, Int64GetDatum(v)))
+#error "neon_ai_tools requires PostgreSQL 15 or later"
 #endif
 
 /*
- * Our per-call timer re-fires every 100 ms after its deadline, so that user
- * code which swallows one cancel is still stopped.  enable_timeout_every()
- * exists from 15 on; before that it fires once.
+ * Functions that never return.  Up to 17 the attribute follows the
+ * declaration (pg_attribute_noreturn()); 18 replaced it with the C11
+ * specifier pg_noreturn in front.  Declarations here write both; each
+ * version defines one and the other is empty.
  */
-#if PG_VERSION_NUM >= 150000
+#if PG_VERSION_NUM < 180000
+#define pg_noreturn
+#else
+#define pg_attribute_noreturn()
+#endif
+
+/*
+ * An intended fall through to the next case label.  19 builds with
+ * -Wimplicit-fallthrough=5, which accepts only the attribute that its
+ * pg_fallthrough stands for, not a comment.
+ */
+#ifndef pg_fallthrough
+#ifdef __has_attribute
+#if __has_attribute(fallthrough)
+#define pg_fallthrough __attribute__((fallthrough))
+#endif
+#endif
+#ifndef pg_fallthrough
+#define pg_fallthrough do {} while (0)
+#endif
+#endif
+
+/* raw_parser() in its default mode (the mode argument exists since 14) */
+#define nat_raw_parser(str) raw_parser((str), RAW_PARSE_DEFAULT)
+
+/*
+ * USAGE on a schema: pg_namespace_aclcheck() became the generic
+ * object_aclcheck() in 16.
+ */
+#if PG_VERSION_NUM >= 160000
+#define nat_namespace_aclcheck(nspid, roleid, mode) \
+	object_aclcheck(NamespaceRelationId, (nspid), (roleid), (mode))
+#else
+#define nat_namespace_aclcheck(nspid, roleid, mode) \
+	pg_namespace_aclcheck((nspid), (roleid), (mode))
+#endif
+
+/*
+ * The relation's primary key index.  18 added deferrable_ok; earlier
+ * versions never return a deferrable one, and ON CONFLICT cannot use one.
+ */
+#if PG_VERSION_NUM >= 180000
+#define nat_primary_key_index(rel) RelationGetPrimaryKeyIndex((rel), false)
+#else
+#define nat_primary_key_index(rel) RelationGetPrimaryKeyIndex(rel)
+#endif
+
+/*
+ * Building a jsonb value.  Up to 18, pushJsonbValue() takes a
+ * JsonbParseState ** and returns the finished value when the outermost
+ * container closes; 19 takes a JsonbInState * and leaves the finished value
+ * in its "result" field.  NatJsonb holds either; a zeroed NatJsonb is an
+ * empty builder in every version.  Only jsonb_out.c's nat_jsonb_push() uses
+ * nat_jsonb_push_compat().
+ */
+typedef struct NatJsonb
+{
+#if PG_VERSION_NUM >= 190000
+	JsonbInState in;
+#else
+	JsonbParseState *parse_state;
+#endif
+} NatJsonb;
+
+static inline JsonbValue *
+nat_jsonb_push_compat(NatJsonb *b, JsonbIteratorToken tok, JsonbValue *v)
+{
+#if PG_VERSION_NUM >= 190000
+	pushJsonbValue(&b->in, tok, v);
+	return b->in.result;
+#else
+	return pushJsonbValue(&b->parse_state, tok, v);
+#endif
+}
+
+/*
+ * Our per-call timer re-fires every 100 ms after its deadline, so that user
+ * code which swallows one cancel is still stopped (enable_timeout_every()
+ * exists from 15 on).
+ */
 #define nat_enable_timeout(id, fin) \
 	enable_timeout_every((id), (fin), 100)
-#else
-#define nat_enable_timeout(id, fin) \
-	enable_timeout_at((id), (fin))
-#endif
 
 #endif							/* NAT_COMPAT_H */

@@ -1731,7 +1731,7 @@ advise(Advice advice, Dialect dialect, Found *f, char **suggestion,
 			if (f->token == NULL)
 				break;
 			/* MySQL's near '': the statement ends too early */
-			/* FALLTHROUGH */
+			pg_fallthrough;
 		case ADV_SYNTAX_END:
 			s = pstrdup("The statement ends too early: complete it (a missing clause, parenthesis or closing quote).");
 			break;
@@ -2123,7 +2123,7 @@ nat_classify_error_text(const char *message, ErrorTextInfo *info)
 Jsonb *
 nat_error_info(const char *message, const char *code)
 {
-	JsonbParseState *state = NULL;
+	NatJsonb	state = {0};
 	char	   *masked = nat_mask_secrets(message);
 	ParsedCode	pc;
 	Analysis	an;
@@ -2133,7 +2133,7 @@ nat_error_info(const char *message, const char *code)
 		parse_code(nat_mask_secrets(code), &pc);
 	analyze(masked, &pc, pc.error_code == NULL, &an);
 
-	pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
+	nat_jsonb_push(&state, WJB_BEGIN_OBJECT, NULL);
 	nat_push_bool(&state, "success", false);
 	nat_push_string(&state, "status", "error");
 	nat_push_string(&state, "tool", "ai_error_info");
@@ -2159,15 +2159,15 @@ nat_error_info(const char *message, const char *code)
 		if (an.constraint || an.column || an.hint)
 		{
 			nat_push_key(&state, "details");
-			pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
+			nat_jsonb_push(&state, WJB_BEGIN_OBJECT, NULL);
 			if (an.hint)
 				nat_push_string(&state, "hint", an.hint);
 			if (an.constraint)
 				nat_push_string(&state, "constraint", an.constraint);
 			if (an.column)
 				nat_push_string(&state, "column", an.column);
-			pushJsonbValue(&state, WJB_END_OBJECT, NULL);
+			nat_jsonb_push(&state, WJB_END_OBJECT, NULL);
 		}
 	}
-	return JsonbValueToJsonb(pushJsonbValue(&state, WJB_END_OBJECT, NULL));
+	return JsonbValueToJsonb(nat_jsonb_push(&state, WJB_END_OBJECT, NULL));
 }

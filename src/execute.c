@@ -73,6 +73,12 @@ nat_effective_row_caps(ToolCall *call)
 
 /*
  * Settings in force for the call only, at the GUC nest level "nest".
+ *
+ * transaction_read_only is set with GUC_ACTION_LOCAL: from 17 on it is
+ * GUC_NO_RESET, and set_config_option() refuses GUC_ACTION_SAVE (the
+ * function-SET action) on it.  LOCAL is equally undone when the nest level
+ * is popped with AtEOXact_GUC(false) or the subtransaction rolls back, on
+ * every version.
  */
 static void
 apply_call_settings(ToolCall *call)
@@ -80,7 +86,7 @@ apply_call_settings(ToolCall *call)
 	if (call->read_only)
 		(void) set_config_option("transaction_read_only", "on",
 								 PGC_USERSET, PGC_S_SESSION,
-								 GUC_ACTION_SAVE, true, 0, false);
+								 GUC_ACTION_LOCAL, true, 0, false);
 
 	/* lock_timeout only tightens what the session already has */
 	if (nat_lock_timeout_ms > 0 &&
@@ -332,18 +338,18 @@ sink_open(RowSink *sink, ToolCall *call, TupleDesc tupdesc, RowCaps caps,
 	sink->result = result;
 
 	nat_push_key(&call->state, "columns");
-	pushJsonbValue(&call->state, WJB_BEGIN_ARRAY, NULL);
+	nat_jsonb_push(&call->state, WJB_BEGIN_ARRAY, NULL);
 	for (i = 0; i < tupdesc->natts; i++)
 	{
-		pushJsonbValue(&call->state, WJB_BEGIN_OBJECT, NULL);
+		nat_jsonb_push(&call->state, WJB_BEGIN_OBJECT, NULL);
 		nat_push_string(&call->state, "name", sink->cols[i].key);
 		nat_push_string(&call->state, "type", sink->cols[i].type_name);
-		pushJsonbValue(&call->state, WJB_END_OBJECT, NULL);
+		nat_jsonb_push(&call->state, WJB_END_OBJECT, NULL);
 	}
-	pushJsonbValue(&call->state, WJB_END_ARRAY, NULL);
+	nat_jsonb_push(&call->state, WJB_END_ARRAY, NULL);
 
 	nat_push_key(&call->state, "data");
-	pushJsonbValue(&call->state, WJB_BEGIN_ARRAY, NULL);
+	nat_jsonb_push(&call->state, WJB_BEGIN_ARRAY, NULL);
 	MemoryContextSwitchTo(old);
 }
 
@@ -386,13 +392,13 @@ sink_add(RowSink *sink, HeapTuple tuple)
 	}
 	sink->bytes += rowsize;
 
-	pushJsonbValue(&sink->call->state, WJB_BEGIN_OBJECT, NULL);
+	nat_jsonb_push(&sink->call->state, WJB_BEGIN_OBJECT, NULL);
 	for (i = 0; i < natts; i++)
 	{
 		nat_push_key(&sink->call->state, sink->cols[i].key);
-		pushJsonbValue(&sink->call->state, WJB_VALUE, &sink->values[i]);
+		nat_jsonb_push(&sink->call->state, WJB_VALUE, &sink->values[i]);
 	}
-	pushJsonbValue(&sink->call->state, WJB_END_OBJECT, NULL);
+	nat_jsonb_push(&sink->call->state, WJB_END_OBJECT, NULL);
 	result->row_count++;
 	MemoryContextSwitchTo(old);
 	return true;
@@ -403,7 +409,7 @@ sink_close(RowSink *sink)
 {
 	MemoryContext old = MemoryContextSwitchTo(sink->call->cxt);
 
-	pushJsonbValue(&sink->call->state, WJB_END_ARRAY, NULL);
+	nat_jsonb_push(&sink->call->state, WJB_END_ARRAY, NULL);
 	MemoryContextSwitchTo(old);
 }
 
@@ -524,8 +530,8 @@ nat_execute_statement(ToolCall *call, const char *sql, QueryParams *params,
 
 		memset(result, 0, sizeof(RowResult));
 		nat_push_key(&call->state, "data");
-		pushJsonbValue(&call->state, WJB_BEGIN_ARRAY, NULL);
-		pushJsonbValue(&call->state, WJB_END_ARRAY, NULL);
+		nat_jsonb_push(&call->state, WJB_BEGIN_ARRAY, NULL);
+		nat_jsonb_push(&call->state, WJB_END_ARRAY, NULL);
 		MemoryContextSwitchTo(old);
 	}
 	SPI_finish();

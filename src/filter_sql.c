@@ -162,7 +162,7 @@ typedef struct FilterSqlContext
 	Node	   *case_arg;		/* what a CaseTestExpr stands for */
 } FilterSqlContext;
 
-static void refuse(FilterSqlContext *ctx, int location, const char *suggestion,
+pg_noreturn static void refuse(FilterSqlContext *ctx, int location, const char *suggestion,
 				   const char *fmt,...) pg_attribute_printf(4, 5) pg_attribute_noreturn();
 static void position_error_callback(void *arg);
 static Node *parse_condition(FilterSqlContext *ctx);

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * jsonb_out.c
- *		  Building jsonb directly with pushJsonbValue().
+ *		  Building jsonb directly with nat_jsonb_push().
  *
  * Answers are built as jsonb values in memory, never as text that is then
  * parsed.  Row values of the common types (integers, numeric, boolean,
@@ -10,7 +10,7 @@
  * the argument type, so it renders exactly as PostgreSQL renders it
  * (ISO timestamps, arrays as JSON arrays, NaN and Infinity as strings).
  *
- * pushJsonbValue() keeps pointers until the value is serialized, so every
+ * nat_jsonb_push() keeps pointers until the value is serialized, so every
  * string, Numeric and Jsonb pushed here is a private copy allocated in the
  * current memory context, which the caller keeps alive until then.
  *
@@ -46,36 +46,47 @@ enum
 };
 
 /*
+ * Every jsonb the extension builds goes through here: one token pushed,
+ * and the finished value returned when the outermost container closes
+ * (NULL before that).  compat.h bridges pushJsonbValue()'s signature.
+ */
+JsonbValue *
+nat_jsonb_push(NatJsonb *state, JsonbIteratorToken tok, JsonbValue *v)
+{
+	return nat_jsonb_push_compat(state, tok, v);
+}
+
+/*
  * WJB_KEY
  */
 void
-nat_push_key(JsonbParseState **state, const char *key)
+nat_push_key(NatJsonb *state, const char *key)
 {
 	JsonbValue	k;
 
 	k.type = jbvString;
 	k.val.string.val = (char *) key;
 	k.val.string.len = strlen(key);
-	pushJsonbValue(state, WJB_KEY, &k);
+	nat_jsonb_push(state, WJB_KEY, &k);
 }
 
 /*
  * Push a value as an object member (key != NULL) or an array element.
  */
 static void
-push_value(JsonbParseState **state, const char *key, JsonbValue *v)
+push_value(NatJsonb *state, const char *key, JsonbValue *v)
 {
 	if (key)
 	{
 		nat_push_key(state, key);
-		pushJsonbValue(state, WJB_VALUE, v);
+		nat_jsonb_push(state, WJB_VALUE, v);
 	}
 	else
-		pushJsonbValue(state, WJB_ELEM, v);
+		nat_jsonb_push(state, WJB_ELEM, v);
 }
 
 void
-nat_push_string(JsonbParseState **state, const char *key, const char *value)
+nat_push_string(NatJsonb *state, const char *key, const char *value)
 {
 	JsonbValue	v;
 
@@ -86,7 +97,7 @@ nat_push_string(JsonbParseState **state, const char *key, const char *value)
 }
 
 void
-nat_push_bool(JsonbParseState **state, const char *key, bool value)
+nat_push_bool(NatJsonb *state, const char *key, bool value)
 {
 	JsonbValue	v;
 
@@ -96,7 +107,7 @@ nat_push_bool(JsonbParseState **state, const char *key, bool value)
 }
 
 void
-nat_push_int(JsonbParseState **state, const char *key, int64 value)
+nat_push_int(NatJsonb *state, const char *key, int64 value)
 {
 	JsonbValue	v;
 
@@ -109,7 +120,7 @@ nat_push_int(JsonbParseState **state, const char *key, int64 value)
  * An existing jsonb value, embedded as it is.
  */
 void
-nat_push_jsonb(JsonbParseState **state, const char *key, Jsonb *value)
+nat_push_jsonb(NatJsonb *state, const char *key, Jsonb *value)
 {
 	JsonbValue	v;
 
@@ -123,15 +134,15 @@ nat_push_jsonb(JsonbParseState **state, const char *key, Jsonb *value)
  * A JSON array of strings.
  */
 void
-nat_push_string_array(JsonbParseState **state, const char *key, List *values)
+nat_push_string_array(NatJsonb *state, const char *key, List *values)
 {
 	ListCell   *lc;
 
 	nat_push_key(state, key);
-	pushJsonbValue(state, WJB_BEGIN_ARRAY, NULL);
+	nat_jsonb_push(state, WJB_BEGIN_ARRAY, NULL);
 	foreach(lc, values)
 		nat_push_string(state, NULL, (const char *) lfirst(lc));
-	pushJsonbValue(state, WJB_END_ARRAY, NULL);
+	nat_jsonb_push(state, WJB_END_ARRAY, NULL);
 }
 
 /*

@@ -177,7 +177,7 @@ relation_visible_to_caller(Oid relid, Oid nspid)
 {
 	Oid			userid = GetUserId();
 
-	if (pg_namespace_aclcheck(nspid, userid, ACL_USAGE) != ACLCHECK_OK)
+	if (nat_namespace_aclcheck(nspid, userid, ACL_USAGE) != ACLCHECK_OK)
 		return false;
 	if (pg_class_aclmask(relid, userid,
 						 ACL_SELECT | ACL_INSERT | ACL_UPDATE | ACL_DELETE,

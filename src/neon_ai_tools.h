@@ -172,8 +172,8 @@ typedef struct ToolError
 
 extern char *nat_format_va(const char *fmt, va_list args) pg_attribute_printf(1, 0);
 extern ToolError *nat_error(const char *error_type, const char *fmt,...) pg_attribute_printf(2, 3);
-extern void nat_throw(ToolError *err) pg_attribute_noreturn();
-extern void nat_invalid_param(const char *path, const char *suggestion,
+pg_noreturn extern void nat_throw(ToolError *err) pg_attribute_noreturn();
+pg_noreturn extern void nat_invalid_param(const char *path, const char *suggestion,
 							  const char *fmt,...) pg_attribute_printf(3, 4) pg_attribute_noreturn();
 extern void nat_set_error_context(MemoryContext cxt);
 extern ToolError *nat_take_pending_error(void);
@@ -293,12 +293,13 @@ typedef struct ColumnOutput
 	FmgrInfo	to_jsonb;		/* fallback converter */
 } ColumnOutput;
 
-extern void nat_push_key(JsonbParseState **state, const char *key);
-extern void nat_push_string(JsonbParseState **state, const char *key, const char *value);
-extern void nat_push_bool(JsonbParseState **state, const char *key, bool value);
-extern void nat_push_int(JsonbParseState **state, const char *key, int64 value);
-extern void nat_push_string_array(JsonbParseState **state, const char *key, List *values);
-extern void nat_push_jsonb(JsonbParseState **state, const char *key, Jsonb *value);
+extern JsonbValue *nat_jsonb_push(NatJsonb *state, JsonbIteratorToken tok, JsonbValue *v);
+extern void nat_push_key(NatJsonb *state, const char *key);
+extern void nat_push_string(NatJsonb *state, const char *key, const char *value);
+extern void nat_push_bool(NatJsonb *state, const char *key, bool value);
+extern void nat_push_int(NatJsonb *state, const char *key, int64 value);
+extern void nat_push_string_array(NatJsonb *state, const char *key, List *values);
+extern void nat_push_jsonb(NatJsonb *state, const char *key, Jsonb *value);
 extern ColumnOutput *nat_prepare_columns(TupleDesc tupdesc, MemoryContext cxt);
 extern Size nat_datum_to_jsonb_value(ColumnOutput *col, Datum value,
 									 bool isnull, JsonbValue *out);
@@ -328,7 +329,7 @@ typedef struct ToolCall
 	List	   *warnings;		/* of char *, joined into "warning" */
 
 	/* the success envelope under construction (in cxt) */
-	JsonbParseState *state;
+	NatJsonb	state;
 } ToolCall;
 
 /* row caps for one query */

@@ -38,15 +38,15 @@ nat_format_elapsed(instr_time start)
 void
 nat_response_begin(ToolCall *call)
 {
-	call->state = NULL;
-	pushJsonbValue(&call->state, WJB_BEGIN_OBJECT, NULL);
+	memset(&call->state, 0, sizeof(call->state));
+	nat_jsonb_push(&call->state, WJB_BEGIN_OBJECT, NULL);
 }
 
 /*
  * Keys every answer carries about the call itself.
  */
 static void
-push_call_keys(JsonbParseState **state, ToolCall *call)
+push_call_keys(NatJsonb *state, ToolCall *call)
 {
 	nat_push_string(state, "tool", call->tool_name);
 	if (call->operation)
@@ -77,7 +77,7 @@ nat_response_finish(ToolCall *call)
 	nat_push_bool(&call->state, "success", true);
 	nat_push_string(&call->state, "status", "success");
 	push_call_keys(&call->state, call);
-	return JsonbValueToJsonb(pushJsonbValue(&call->state, WJB_END_OBJECT, NULL));
+	return JsonbValueToJsonb(nat_jsonb_push(&call->state, WJB_END_OBJECT, NULL));
 }
 
 /*
@@ -108,7 +108,7 @@ nat_response_write(ToolCall *call, int64 affected, RowResult *result)
 void
 nat_response_rows(ToolCall *call, RowResult *result)
 {
-	JsonbParseState **state = &call->state;
+	NatJsonb *state = &call->state;
 
 	nat_push_int(state, "rowCount", result->row_count);
 	nat_push_bool(state, "truncated", result->truncated);
@@ -118,10 +118,10 @@ nat_response_rows(ToolCall *call, RowResult *result)
 			"rows" : "bytes";
 
 		nat_push_key(state, "truncation");
-		pushJsonbValue(state, WJB_BEGIN_OBJECT, NULL);
+		nat_jsonb_push(state, WJB_BEGIN_OBJECT, NULL);
 		nat_push_string(state, "reason", result->truncation_reason);
 		nat_push_int(state, "limit", result->truncation_limit);
-		pushJsonbValue(state, WJB_END_OBJECT, NULL);
+		nat_jsonb_push(state, WJB_END_OBJECT, NULL);
 		nat_add_warning(call,
 						psprintf("Result truncated to the first " INT64_FORMAT " rows: the %s limit of " INT64_FORMAT " %s was reached. More rows match; %s",
 								 result->row_count,
@@ -197,7 +197,7 @@ default_suggestion(ToolCall *call, const char *error_type,
 Jsonb *
 nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 {
-	JsonbParseState *state = NULL;
+	NatJsonb	state = {0};
 	ErrorCategory cat;
 	const char *message;
 	char	   *suggestion = NULL;
@@ -284,7 +284,7 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 										err ? NULL : edata->message,
 										err ? 0 : edata->sqlerrcode);
 
-	pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
+	nat_jsonb_push(&state, WJB_BEGIN_OBJECT, NULL);
 	nat_push_bool(&state, "success", false);
 	nat_push_string(&state, "status", "error");
 	push_call_keys(&state, call);
@@ -313,7 +313,7 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 		path || position > 0 || call->query)
 	{
 		nat_push_key(&state, "details");
-		pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
+		nat_jsonb_push(&state, WJB_BEGIN_OBJECT, NULL);
 		if (!err && edata->detail)
 			nat_push_string(&state, "detail", nat_mask_secrets(edata->detail));
 		if (hint)
@@ -328,7 +328,7 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 			nat_push_int(&state, "position", position);
 		if (call->query)
 			nat_push_string(&state, "query", call->query);
-		pushJsonbValue(&state, WJB_END_OBJECT, NULL);
+		nat_jsonb_push(&state, WJB_END_OBJECT, NULL);
 	}
-	return JsonbValueToJsonb(pushJsonbValue(&state, WJB_END_OBJECT, NULL));
+	return JsonbValueToJsonb(nat_jsonb_push(&state, WJB_END_OBJECT, NULL));
 }

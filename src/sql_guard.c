@@ -127,11 +127,8 @@ with_modifies_data(WithClause *with)
 		CommonTableExpr *cte = lfirst_node(CommonTableExpr, lc);
 		Node	   *q = cte->ctequery;
 
-		if (IsA(q, InsertStmt) || IsA(q, UpdateStmt) || IsA(q, DeleteStmt)
-#if PG_VERSION_NUM >= 150000
-			|| IsA(q, MergeStmt)
-#endif
-			)
+		if (IsA(q, InsertStmt) || IsA(q, UpdateStmt) || IsA(q, DeleteStmt) ||
+			IsA(q, MergeStmt))
 			return true;
 		if (IsA(q, SelectStmt) && with_modifies_data(((SelectStmt *) q)->withClause))
 			return true;
@@ -405,11 +402,7 @@ nat_analyze_statement(RawStmt *rs, const char *sql, Oid **types, int *ntypes)
 
 	*types = NULL;
 	*ntypes = 0;
-#if PG_VERSION_NUM >= 150000
 	query = parse_analyze_varparams(rs, sql, types, ntypes, NULL);
-#else
-	query = parse_analyze_varparams(rs, sql, types, ntypes);
-#endif
 	for (i = 0; i < *ntypes; i++)
 		if ((*types)[i] == InvalidOid || (*types)[i] == UNKNOWNOID)
 			(*types)[i] = TEXTOID;

@@ -350,7 +350,7 @@ caller_may_use(Oid relid)
 {
 	Oid			userid = GetUserId();
 
-	if (pg_namespace_aclcheck(get_rel_namespace(relid), userid, ACL_USAGE) != ACLCHECK_OK)
+	if (nat_namespace_aclcheck(get_rel_namespace(relid), userid, ACL_USAGE) != ACLCHECK_OK)
 		return false;
 	if (pg_class_aclmask(relid, userid,
 						 ACL_SELECT | ACL_INSERT | ACL_UPDATE | ACL_DELETE,
@@ -414,9 +414,9 @@ describe_table(ToolCall *call)
 
 	old = MemoryContextSwitchTo(call->cxt);
 	nat_push_key(&call->state, "data");
-	pushJsonbValue(&call->state, WJB_BEGIN_ARRAY, NULL);
+	nat_jsonb_push(&call->state, WJB_BEGIN_ARRAY, NULL);
 	nat_push_jsonb(&call->state, NULL, description);
-	pushJsonbValue(&call->state, WJB_END_ARRAY, NULL);
+	nat_jsonb_push(&call->state, WJB_END_ARRAY, NULL);
 	memset(&result, 0, sizeof(result));
 	result.row_count = 1;
 	nat_response_rows(call, &result);

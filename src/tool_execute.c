@@ -90,9 +90,7 @@ changes_rows(Query *query)
 	return query->commandType == CMD_INSERT ||
 		query->commandType == CMD_UPDATE ||
 		query->commandType == CMD_DELETE ||
-#if PG_VERSION_NUM >= 150000
 		query->commandType == CMD_MERGE ||
-#endif
 		query->hasModifyingCTE;
 }
 
@@ -193,18 +191,18 @@ execute_sql(ToolCall *call)
 	}
 
 	nat_push_key(&call->state, "data");
-	pushJsonbValue(&call->state, WJB_BEGIN_ARRAY, NULL);
+	nat_jsonb_push(&call->state, WJB_BEGIN_ARRAY, NULL);
 	foreach(lc, stmts)
 	{
 		RawStmt    *rs = lfirst_node(RawStmt, lc);
 
-		pushJsonbValue(&call->state, WJB_BEGIN_OBJECT, NULL);
+		nat_jsonb_push(&call->state, WJB_BEGIN_OBJECT, NULL);
 		nat_push_int(&call->state, "statement", foreach_current_index(lc) + 1);
 		nat_push_string(&call->state, "command", nat_statement_tag(rs));
 		truncated |= run_statement(call, sql, rs, foreach_current_index(lc), true);
-		pushJsonbValue(&call->state, WJB_END_OBJECT, NULL);
+		nat_jsonb_push(&call->state, WJB_END_OBJECT, NULL);
 	}
-	pushJsonbValue(&call->state, WJB_END_ARRAY, NULL);
+	nat_jsonb_push(&call->state, WJB_END_ARRAY, NULL);
 	nat_push_int(&call->state, "rowCount", list_length(stmts));
 	nat_push_bool(&call->state, "truncated", truncated);
 }

@@ -260,7 +260,7 @@ static List *
 primary_key_columns(Oid relid)
 {
 	Relation	rel = relation_open(relid, AccessShareLock);
-	Oid			pkoid = RelationGetPrimaryKeyIndex(rel);
+	Oid			pkoid = nat_primary_key_index(rel);
 	List	   *attnums = NIL;
 
 	if (OidIsValid(pkoid))

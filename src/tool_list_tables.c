@@ -130,7 +130,7 @@ closest_schema(const char *name)
 		Form_pg_namespace form = (Form_pg_namespace) GETSTRUCT(tuple);
 
 		if (!listable_schema(form->oid) ||
-			pg_namespace_aclcheck(form->oid, GetUserId(), ACL_USAGE) != ACLCHECK_OK)
+			nat_namespace_aclcheck(form->oid, GetUserId(), ACL_USAGE) != ACLCHECK_OK)
 			continue;
 		names = lappend(names, pstrdup(NameStr(form->nspname)));
 	}
@@ -220,7 +220,7 @@ list_tables(ToolCall *call)
 	{
 		Oid			nspid = resolve_schema(schema);
 
-		if (pg_namespace_aclcheck(nspid, GetUserId(), ACL_USAGE) != ACLCHECK_OK)
+		if (nat_namespace_aclcheck(nspid, GetUserId(), ACL_USAGE) != ACLCHECK_OK)
 			nat_add_warning(call,
 							psprintf("Your role has no USAGE privilege on schema %s, so none of its tables can be listed or used.",
 									 quote_identifier(get_namespace_name(nspid))));
