@@ -14,6 +14,10 @@ DATA = $(wildcard sql/$(EXTENSION)--*.sql)
 
 TESTS = $(sort $(wildcard test/sql/*.sql))
 REGRESS = $(patsubst test/sql/%.sql,%,$(TESTS))
+# Tests are test/sql/*.sql; expected output is the top-level expected/.
+# pg_regress looks for <outputdir>/expected/<test>.out before
+# <inputdir>/expected (15), or in --expecteddir (16 and later), and the
+# output directory is this one.
 REGRESS_OPTS = --inputdir=test
 TAP_TESTS = 1
 PROVE_TESTS = $(sort $(wildcard test/t/*.pl))
@@ -26,6 +30,10 @@ EXTRA_CLEAN = results regression.diffs regression.out tmp_check
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+ifneq ($(filter-out 15,$(MAJORVERSION)),)
+REGRESS_OPTS += --expecteddir=.
+endif
 
 # pg_regress reads ./sql/<test>.sql before test/sql/<test>.sql: a test that
 # shares a name with an install script would silently run the script.
