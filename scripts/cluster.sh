@@ -13,9 +13,14 @@
 
 # shellcheck disable=SC2034  # used by the scripts that source this file
 NAT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# Debian can hold several PostgreSQL versions; name 15's pg_config explicitly.
-NAT_PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
-NAT_PG_BIN=/usr/lib/postgresql/15/bin
+# Debian can hold several PostgreSQL versions: name the chosen one's
+# pg_config explicitly (scripts/pg-version.sh says which is chosen).
+# shellcheck source=scripts/pg-version.sh
+source "$NAT_ROOT/scripts/pg-version.sh"
+nat_pg_version
+NAT_PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/$NAT_PG_VERSION/bin/pg_config}
+NAT_PG_BIN=$("$NAT_PG_CONFIG" --bindir)
+echo "== PostgreSQL $NAT_PG_VERSION ($NAT_PG_CONFIG)"
 # English messages and a locale that always exists on Debian.
 export LC_ALL=C.UTF-8
 unset LANGUAGE

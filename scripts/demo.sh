@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Show neon_ai_tools working: installs the dependencies, builds and installs
-# the extension, starts a throw-away PostgreSQL 15 cluster (its own port and
+# the extension, starts a throw-away PostgreSQL cluster (its own port and
 # socket, removed on exit), loads sample data and makes real tool calls.
 #
 # Usage: scripts/demo.sh            (as root, or as a user with sudo)

@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
 # Install everything needed to build, demo and test neon_ai_tools on Debian
-# bookworm.  Idempotent: when every package is already there, apt is not
-# touched at all, so reruns take well under a second.
+# or Ubuntu, for the PostgreSQL that scripts/pg-version.sh picks (the
+# distribution's own, or PGVERSION=NN / PG_CONFIG=...).  Idempotent: when
+# every package is already there, apt is not touched at all, so reruns take
+# well under a second.
 #
-# Installing postgresql-15 makes Debian create and start a default cluster on
-# port 5432.  That is harmless: our scripts never use it (they start scratch
-# clusters on their own ports and sockets).
+# Installing postgresql-NN normally makes Debian create and start a default
+# cluster on port 5432.  The scripts never use it (they start scratch
+# clusters on their own ports and sockets), so while they install the server
+# they tell postgresql-common not to create one, and nothing is left
+# listening on 5432.  A cluster that already exists is left alone.
 set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/pg-version.sh
+source "$HERE/pg-version.sh"
 
 export DEBIAN_FRONTEND=noninteractive
 
@@ -20,10 +28,15 @@ else
     exit 1
 fi
 
+command -v dpkg-query >/dev/null 2>&1 ||
+    nat_unsupported "$(nat_system_name) has no dpkg/apt: the scripts need Debian or Ubuntu (or set PG_CONFIG and build by hand with make)"
+nat_pg_version update
+V=$NAT_PG_VERSION
+
 packages=(
-    postgresql-15              # the server the extension is loaded into
-    postgresql-server-dev-15   # server headers and PGXS
-    postgresql-client-15       # psql, pg_regress and the TAP Perl modules
+    "postgresql-$V"              # the server the extension is loaded into
+    "postgresql-server-dev-$V"   # server headers and PGXS
+    "postgresql-client-$V"       # psql, pg_regress and the TAP Perl modules
     build-essential            # gcc, make
     libkrb5-dev                # needed by libpq-be.h
     libjson-c-dev              # the MCP program
@@ -32,6 +45,7 @@ packages=(
     perl                       # prove
     pkg-config
     valgrind
+    openssl                    # the SSL test's throw-away certificate
     git                        # test.sh copies the checkout with git ls-files
 )
 # Node.js may already come from elsewhere (e.g. NodeSource); installing
@@ -51,6 +65,29 @@ if [ "${#missing[@]}" -eq 0 ]; then
     exit 0
 fi
 
+# PG_CONFIG names an installation made some other way: its server packages
+# are not ours to install.
+if [ -n "${PG_CONFIG:-}" ]; then
+    keep=()
+    for p in "${missing[@]}"; do
+        case $p in postgresql-*"$V") ;; *) keep+=("$p") ;; esac
+    done
+    missing=("${keep[@]}")
+    [ "${#missing[@]}" -gt 0 ] || { echo "install-deps: all packages already installed"; exit 0; }
+fi
+
 echo "install-deps: installing ${missing[*]}"
 "${SUDO[@]}" apt-get update -q
+candidate=$(apt-cache policy "postgresql-server-dev-$V" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+if [ -z "$candidate" ] || [ "$candidate" = "(none)" ]; then
+    nat_unsupported "PostgreSQL $V is not available from $(nat_system_name)'s apt sources"
+fi
+
+# No default cluster: a drop-in for postgresql-common's createcluster.conf,
+# present only while apt runs (it would otherwise outlive us and change how
+# the administrator's own installs behave).
+dropin=/etc/postgresql-common/createcluster.d/zz-neon-ai-tools-install.conf
+"${SUDO[@]}" mkdir -p "$(dirname "$dropin")"
+echo "create_main_cluster = false" | "${SUDO[@]}" tee "$dropin" >/dev/null
+trap '"${SUDO[@]}" rm -f "$dropin"' EXIT
 "${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

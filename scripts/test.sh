@@ -22,14 +22,16 @@ SUMMARY=()
 # --- result counting --------------------------------------------------------
 # Each counter reads a suite's log and sets C_PASS, C_FAIL, C_SKIP.
 
-# pg_regress (PG 15) prints one line per test:
-#   "test name   ... ok   12 ms", "     name   ... FAILED   12 ms" (parallel
-#   group member), "... failed (ignored)".  Ignored tests count as skipped.
+# pg_regress prints one line per test.  15: "test name   ... ok   12 ms",
+# "     name   ... FAILED   12 ms" (parallel group member), "... failed
+# (ignored)".  16 and later print TAP: "ok 1   - name   12 ms",
+# "not ok 2   - name   12 ms", with "# (ignored)" after an ignored failure.
+# Ignored tests count as skipped.
 count_regress() {
     local log=$1
-    C_PASS=$(grep -cE '^(test | +)[^ ]+ +\.\.\. ok( |$)' "$log" || true)
-    C_FAIL=$(grep -cE '^(test | +)[^ ]+ +\.\.\. FAILED( |$)' "$log" || true)
-    C_SKIP=$(grep -cE '^(test | +)[^ ]+ +\.\.\. failed \(ignored\)' "$log" || true)
+    C_PASS=$(grep -cE '^(test | +)[^ ]+ +\.\.\. ok( |$)|^ok [0-9]+ +[-+] ' "$log" || true)
+    C_FAIL=$(grep -E '^(test | +)[^ ]+ +\.\.\. FAILED( |$)|^not ok [0-9]+ +[-+] ' "$log" | grep -cv '# (ignored)' || true)
+    C_SKIP=$(grep -cE '^(test | +)[^ ]+ +\.\.\. failed \(ignored\)|^not ok [0-9]+ +[-+] .*# \(ignored\)' "$log" || true)
 }
 
 # TAP (prove -v, node --test --test-reporter=tap, ...): top-level
