@@ -39,18 +39,30 @@ endif
 # shares a name with an install script would silently run the script.
 $(foreach t,$(REGRESS),$(if $(wildcard sql/$(t).sql),$(error test "$(t)" shadows sql/$(t).sql)))
 
-# The MCP program, neon-ai-tools-mcp (DESIGN.md section 6), is a PGXS PROGRAM
-# of its own in src/mcp: PGXS's OBJS cannot serve both MODULE_big and PROGRAM,
-# so a sub-make builds, installs (into `pg_config --bindir`) and cleans it.
+# The MCP program, neon-ai-tools-mcp, is a PGXS PROGRAM of its own in
+# src/mcp: PGXS's OBJS cannot serve both MODULE_big and PROGRAM, so a
+# sub-make builds, installs (into `pg_config --bindir`) and cleans it.  It
+# needs json-c and libpq (Debian: libjson-c-dev, libpq-dev, pkg-config);
+# without them the extension is built alone, with a note saying so.
+# WITH_MCP=no skips it; WITH_MCP=yes insists on it.
+ifeq ($(WITH_MCP),)
+WITH_MCP := $(shell pkg-config --exists json-c libpq 2>/dev/null && echo yes || echo no)
+endif
+
 .PHONY: mcp install-mcp uninstall-mcp clean-mcp
 all: mcp
 install: install-mcp
 uninstall: uninstall-mcp
 clean: clean-mcp
+ifeq ($(WITH_MCP),yes)
 mcp:
 	$(MAKE) -C src/mcp PG_CONFIG=$(PG_CONFIG)
 install-mcp: mcp
 	$(MAKE) -C src/mcp install PG_CONFIG=$(PG_CONFIG)
+else
+mcp install-mcp:
+	@echo "note: json-c or libpq not found (pkg-config json-c libpq): building the extension without neon-ai-tools-mcp; install libjson-c-dev, libpq-dev and pkg-config to build it"
+endif
 uninstall-mcp:
 	$(MAKE) -C src/mcp uninstall PG_CONFIG=$(PG_CONFIG)
 clean-mcp:

@@ -4,7 +4,7 @@
  *		  Error text from any database, classified: ai_error_info() and the
  *		  message-pattern layer of the error answers.
  *
- * DESIGN.md section 4 classifies errors in three layers: the SQLSTATE, the
+ * Errors are classified (README, "Results") in three layers: the SQLSTATE, the
  * structured fields of PostgreSQL's ErrorData, then message patterns.  This
  * file is the last layer, and the whole classifier for error text that
  * comes without ErrorData: text reported by PostgreSQL clients, MySQL and
@@ -2113,8 +2113,8 @@ nat_classify_error_text(const char *message, ErrorTextInfo *info)
 }
 
 /*
- * The answer of ai_error_info(message, code): the error envelope of
- * DESIGN.md section 3 without what only a live call has (operation,
+ * The answer of ai_error_info(message, code): the error envelope
+ * without what only a live call has (operation,
  * table, executionTime, query).  Keys that do not apply are absent; when
  * nothing is recognized, only success, status, tool, error, errorType
  * and error_type are there (with error_code and sqlState if a code was

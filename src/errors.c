@@ -9,7 +9,7 @@
  * subtransaction machinery unwinds both our failures and PostgreSQL's; the
  * catch block in execute.c takes the pending ToolError back.
  *
- * Categories follow DESIGN.md section 4: SQLSTATE first, then the fine
+ * Categories (README, "Results"): SQLSTATE first, then the fine
  * category named by the extension.
  *
  * IDENTIFICATION

@@ -154,7 +154,7 @@ extern const char *nat_closest_word(const char *word, const char *const *candida
  */
 typedef struct ToolError
 {
-	const char *error_type;		/* fine category (DESIGN.md section 4) */
+	const char *error_type;		/* fine category (README, "Results") */
 	char	   *message;
 	char	   *path;			/* JSON path of the argument at fault */
 	char	   *suggestion;

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * response.c
- *		  The response envelope of DESIGN.md section 3.
+ *		  The response envelope (README, "Results").
  *
  * Every answer is one jsonb object.  Keys are absent when they do not
  * apply, never null, and the structured error arrays are omitted rather

@@ -22,8 +22,8 @@
  * Every statement goes through PQexecParams with bound parameters; all
  * messages taken from libpq are masked (mask.c) before anyone sees them.
  *
- * Failures are categorized as the extension's envelope does (DESIGN.md
- * section 4): connection_error, authentication_error, and for a failing
+ * Failures are categorized as the extension's envelope does (README,
+ * "Results"): connection_error, authentication_error, and for a failing
  * statement the SQLSTATE class.  This is the transport's own failure
  * handling, not tool logic: a tool's failures come back from the extension
  * as answers, never as SQL errors.

@@ -353,7 +353,7 @@ tool_result(const char *text, json_object *envelope, bool is_error)
 
 /*
  * The envelope for a failure of the program's own statement, shaped like
- * the extension's error answers (DESIGN.md section 3): success, status,
+ * the extension's error answers (README, "Results"): success, status,
  * tool, error, errorType, error_type, sqlState/error_code, retryable,
  * suggestion, details, executionTime.  tool may be NULL (tools/list).
  */

@@ -8,7 +8,7 @@
 -- EXPECT is "success", or the errorType the answer must have, optionally
 -- with its error_type: "constraint_violation:unique_constraint".
 -- validate.mjs checks every answer against response.schema.json and
--- against its EXPECT, and that every category of DESIGN.md section 4 was
+-- against its EXPECT, and that every category of the README's Results section was
 -- seen.  Fixture statements print nothing (\g /dev/null, or commands
 -- quieted by QUIET), so every line of output is one answer.
 --
@@ -220,7 +220,7 @@ SELECT 'success/describe_table', ai_tool_call('describe_table', '{"table": "orde
 SELECT 'success/describe_table view', ai_tool_call('describe_table', '{"table": "slow_view"}');
 
 -- =========================================================================
--- Errors: one or more of every category of DESIGN.md section 4
+-- Errors: one or more of every category of the README's Results section
 -- =========================================================================
 
 -- invalid_table (by name resolution; 42P01 inside the agent's SQL; 3F000)

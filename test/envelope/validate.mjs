@@ -8,7 +8,7 @@
 // "success" or the errorType the answer must have, optionally with its
 // error_type ("constraint_violation:unique_constraint").  For every answer,
 // one TAP line: the schema, the few rules JSON Schema cannot say (below) and
-// EXPECT.  Then one line per category of DESIGN.md section 4 (errorType and
+// EXPECT.  Then one line per category of the README's Results section (errorType and
 // error_type pair) saying whether a real answer of it was seen, and a few
 // synthetic answers that the schema must accept or refuse, so a schema that
 // accepts everything cannot pass.  Exit status 1 on any failure.
@@ -20,7 +20,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 const here = dirname(fileURLToPath(import.meta.url));
 const schema = JSON.parse(readFileSync(join(here, "response.schema.json"), "utf8"));
 
-// DESIGN.md section 4, one entry per errorType / error_type pair.
+// The README's Results section, one entry per errorType / error_type pair.
 const CATEGORIES = [
   ["invalid_table", "resource_not_found"],
   ["invalid_column", "resource_not_found"],
@@ -184,7 +184,7 @@ text.split("\n").forEach((line, index) => {
   }
 });
 
-// --- every category of DESIGN.md section 4 ------------------------------------
+// --- every category of the README's Results section ------------------------------------
 tap(successes > 0, `success answers seen (${successes})`, ["no valid success answer"]);
 for (const [key, count] of seen) {
   const [errorType] = key.split("/");

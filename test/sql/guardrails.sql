@@ -99,6 +99,20 @@ INSERT INTO sink VALUES (43);
 SELECT n FROM sink ORDER BY n;
 SHOW transaction_read_only;
 COMMIT;
+-- read-only holds for the call only, on every version (17 made
+-- transaction_read_only GUC_NO_RESET): after a successful call, after the
+-- agent's SQL tried to switch it off, and after a timeout, the caller's
+-- transaction is read-write again
+BEGIN;
+SELECT call('select_query', '{"table": "accounts", "limit": 1}') ->> 'status' AS status;
+SHOW transaction_read_only;
+SELECT call('execute_sql', '{"read_only": true, "sql": "SELECT set_config(''transaction_read_only'', ''off'', true)"}') ->> 'error' AS error;
+SELECT call('execute_sql', '{"read_only": true, "sql": "SET TRANSACTION READ WRITE"}') ->> 'error' AS error;
+SHOW transaction_read_only;
+SELECT call('execute_sql', '{"read_only": true, "sql": "SELECT pg_sleep(5)", "timeout_ms": 50}') ->> 'errorType' AS error_type;
+SHOW transaction_read_only;
+INSERT INTO sink VALUES (44);
+ROLLBACK;
 -- an outer read-only transaction stays read-only after a call
 BEGIN READ ONLY;
 SELECT call('select_query', '{"table": "accounts", "limit": 1}') ->> 'status' AS status;

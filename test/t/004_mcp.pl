@@ -1,4 +1,4 @@
-# neon-ai-tools-mcp, the MCP program (issue #7, DESIGN.md section 6), against
+# neon-ai-tools-mcp, the MCP program, against
 # a real cluster:
 #
 #   - the command line: --help, --version, bad options, --show-conninfo

@@ -1,0 +1,257 @@
+#!/usr/bin/env bash
+# The version matrix: the README's commands run, as root, in fresh Debian
+# chroots made with debootstrap from Debian's own packages.
+#
+#   bookworm      PostgreSQL 15   scripts/demo.sh, then scripts/test.sh
+#   trixie        PostgreSQL 17   scripts/demo.sh, then scripts/test.sh
+#   sid           PostgreSQL 18   scripts/test.sh
+#   experimental  PostgreSQL 19   sid plus experimental's postgresql-19:
+#                                 PGVERSION=19 scripts/test.sh
+#   bullseye      (PostgreSQL 13) unsupported: scripts/test.sh must stop at
+#                                 once with one line saying what is supported
+#
+# Usage: scripts/matrix.sh [TARGET...]      (as root; default: all of them)
+#
+# Each target gets a copy of a cached debootstrap base (no PostgreSQL in it:
+# the scripts install what they need, as on a new machine), the checkout's
+# files, and a private mount and PID namespace, so whatever it starts ends
+# with it and nothing stays mounted.  A base is made anew when missing or
+# older than NAT_BASE_MAX_DAYS (default 7); NAT_CACHE=/dir moves the cache
+# (default /var/cache/neon_ai_tools), and an empty NAT_CACHE disables it.
+# Downloaded .deb files and npm packages are cached there too.
+#
+# Output: each target's log, prefixed with its name, then one line per
+# target and a closing "N passed, N failed" summing them.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+MIRROR=${NAT_MIRROR:-http://deb.debian.org/debian}
+CACHE=${NAT_CACHE-/var/cache/neon_ai_tools}
+BASE_MAX_DAYS=${NAT_BASE_MAX_DAYS:-7}
+ALL_TARGETS=(bookworm trixie sid experimental bullseye)
+
+[ "$(id -u)" -eq 0 ] || { echo "matrix: run as root (debootstrap and chroot need it)" >&2; exit 2; }
+[ "$#" -gt 0 ] || set -- "${ALL_TARGETS[@]}"
+
+for cmd in debootstrap unshare; do
+    if ! command -v "$cmd" >/dev/null 2>&1; then
+        echo "matrix: installing debootstrap"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends debootstrap >/dev/null ||
+            { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends debootstrap >/dev/null; }
+    fi
+done
+
+WORKDIR=$(mktemp -d "${TMPDIR:-/var/tmp}/neon_ai_tools.matrix.XXXXXX")
+# shellcheck disable=SC2317  # runs on exit
+cleanup() {
+    # a target's mounts live in its own namespace and are gone with it;
+    # refuse to delete through anything that is still mounted all the same
+    if ! grep -q " $WORKDIR/" /proc/mounts; then
+        rm -rf "$WORKDIR"
+    else
+        echo "matrix: $WORKDIR still has mounts; left in place" >&2
+    fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# --- the targets ----------------------------------------------------------------
+# target_spec NAME: sets NAME, SUITE, PGV (empty: the distribution's), STEPS
+target_spec() {
+    NAME=$1
+    PGV=""
+    case $1 in
+        bookworm) SUITE=bookworm STEPS="demo test" ;;
+        trixie) SUITE=trixie STEPS="demo test" ;;
+        sid) SUITE=sid STEPS="test" ;;
+        experimental) SUITE=sid PGV=19 STEPS="test" ;;
+        bullseye) SUITE=bullseye STEPS="unsupported" ;;
+        *) echo "matrix: unknown target $1 (known: ${ALL_TARGETS[*]})" >&2; exit 2 ;;
+    esac
+}
+
+# --- the debootstrap base ---------------------------------------------------------
+# make_base SUITE DIR: a minimal Debian that trusts the host's extra CA
+# certificates (package clients here go through a proxy that uses them).
+make_base() {
+    local suite=$1 dir=$2
+    rm -rf "$dir"
+    debootstrap --variant=minbase --include=ca-certificates "$suite" "$dir" "$MIRROR" \
+        >"$dir.log" 2>&1 || { tail -20 "$dir.log" >&2; return 1; }
+    if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
+        cp /usr/local/share/ca-certificates/*.crt "$dir/usr/local/share/ca-certificates/"
+        chroot "$dir" update-ca-certificates >/dev/null 2>&1
+    fi
+    # The mirror's sid Release file can be older than its one-week validity.
+    echo 'Acquire::Check-Valid-Until "false";' >"$dir/etc/apt/apt.conf.d/99neon-ai-tools"
+    date +%s >"$dir/.neon_ai_tools_base"
+}
+
+# base_for SUITE: prints the path of a usable base, making it if needed.
+base_for() {
+    local suite=$1 dir stamp
+    if [ -z "$CACHE" ]; then
+        dir=$WORKDIR/base-$suite
+        [ -d "$dir" ] || make_base "$suite" "$dir"
+        echo "$dir"
+        return
+    fi
+    dir=$CACHE/chroots/$suite
+    mkdir -p "$CACHE/chroots"
+    stamp=$(cat "$dir/.neon_ai_tools_base" 2>/dev/null || echo 0)
+    if [ $(($(date +%s) - stamp)) -gt $((BASE_MAX_DAYS * 86400)) ]; then
+        echo "matrix: debootstrap $suite (cache: $dir)" >&2
+        make_base "$suite" "$dir.new"
+        rm -rf "$dir"
+        mv "$dir.new" "$dir"
+        mv "$dir.new.log" "$dir.log"
+    fi
+    echo "$dir"
+}
+
+# --- running inside a target ---------------------------------------------------
+# prepare_root NAME ROOT: the target's own copy of its base, with the checkout.
+prepare_root() {
+    local name=$1 root=$2 base
+    base=$(base_for "$SUITE")
+    cp -a "$base" "$root"
+    cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+    if [ "$name" = experimental ]; then
+        echo "deb $MIRROR experimental main" >"$root/etc/apt/sources.list.d/experimental.list"
+        # PostgreSQL 19 and the libraries built with it come from experimental
+        cat >"$root/etc/apt/preferences.d/postgresql-19" <<'EOF'
+Package: *postgresql* libpq* libecpg* libpgtypes*
+Pin: release a=experimental
+Pin-Priority: 600
+EOF
+    fi
+    mkdir -p "$root/src"
+    if git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+        git -C "$ROOT" ls-files -z --cached --others --exclude-standard |
+            tar -C "$ROOT" --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -C "$root/src" -xf -
+        # test.sh copies its sources with git ls-files: give it a repository
+        (cd "$root/src" && git init -q && git add -A >/dev/null 2>&1) || true
+    else
+        cp -a "$ROOT/." "$root/src/"
+    fi
+}
+
+# in_root ROOT CMD...: run CMD as root inside ROOT, in a private mount and
+# PID namespace with /proc, a minimal /dev and the caches bound in.
+in_root() {
+    local root=$1
+    shift
+    local caches=""
+    if [ -n "$CACHE" ]; then
+        # npm's cache is written by the chroot's unprivileged user, whose
+        # uid differs between targets: one cache per target
+        mkdir -p "$CACHE/apt-archives/$SUITE/partial" "$CACHE/npm/$NAME"
+        chmod 1777 "$CACHE/npm/$NAME"
+        caches="mount --bind '$CACHE/apt-archives/$SUITE' '$root/var/cache/apt/archives'
+                mkdir -p '$root/var/cache/neon-ai-tools-npm'
+                mount --bind '$CACHE/npm/$NAME' '$root/var/cache/neon-ai-tools-npm'"
+    fi
+    unshare --mount --pid --fork --propagation private -- bash -euc "
+        mount -t proc proc '$root/proc'
+        mount -t tmpfs -o mode=755 tmpfs '$root/dev'
+        for d in null zero full random urandom tty; do
+            touch '$root/dev/'\$d
+            mount --bind /dev/\$d '$root/dev/'\$d
+        done
+        mkdir -m 1777 '$root/dev/shm'
+        mkdir '$root/dev/pts'
+        mount -t devpts -o newinstance,ptmxmode=0666 devpts '$root/dev/pts'
+        ln -s pts/ptmx '$root/dev/ptmx'
+        ln -s /proc/self/fd '$root/dev/fd'
+        $caches
+        exec chroot '$root' \"\$@\"
+    " bash env -i \
+        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+        HOME=/root TERM=dumb CI="${CI:-}" LANG=C.UTF-8 \
+        NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt \
+        npm_config_cafile=/etc/ssl/certs/ca-certificates.crt \
+        npm_config_cache=/var/cache/neon-ai-tools-npm \
+        ${PGV:+PGVERSION=$PGV} "$@"
+}
+
+# --- results ------------------------------------------------------------------------
+T_PASS=0
+T_FAIL=0
+LINES=()
+
+# add NAME PASS FAIL NOTE
+add() {
+    T_PASS=$((T_PASS + $2))
+    T_FAIL=$((T_FAIL + $3))
+    LINES+=("$(printf '%-30s %4d passed, %4d failed%s' "$1" "$2" "$3" "${4:+  ($4)}")")
+}
+
+# run_target NAME: every step of the target; adds one summary line.
+run_target() {
+    local name=$1 root log pass=0 fail=0 notes=() step rc start secs last ver pgver=""
+    target_spec "$name"
+    root=$WORKDIR/$name
+    log=$WORKDIR/$name.log
+    start=$(date +%s)
+    echo
+    echo "==================== matrix: $name (${PGV:+PostgreSQL $PGV, }Debian $SUITE) ===================="
+    if ! prepare_root "$name" "$root" >"$log" 2>&1; then
+        sed "s/^/[$name] /" "$log"
+        add "$name" 0 1 "could not make the chroot"
+        return
+    fi
+    for step in $STEPS; do
+        set +e
+        case $step in
+            demo) in_root "$root" bash /src/scripts/demo.sh ;;
+            test) in_root "$root" bash /src/scripts/test.sh ;;
+            unsupported) in_root "$root" bash /src/scripts/test.sh ;;
+        esac >"$log" 2>&1
+        rc=$?
+        set -e
+        sed "s/^/[$name $step] /" "$log"
+        ver=$(sed -n 's/^== PostgreSQL \([0-9][0-9]*\) .*/\1/p' "$log" | head -n 1)
+        [ -z "$ver" ] || pgver=$ver
+        case $step in
+            demo)
+                if [ "$rc" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); notes+=("demo exit $rc"); fi
+                ;;
+            test)
+                last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 || true)
+                if [ -n "$last" ]; then
+                    pass=$((pass + ${last%% passed*}))
+                    last=${last#* passed, }
+                    fail=$((fail + ${last%% failed*}))
+                fi
+                if [ "$rc" -ne 0 ] && { [ -z "$last" ] || [ "${last%% failed*}" -eq 0 ]; }; then
+                    fail=$((fail + 1))
+                    notes+=("test.sh exit $rc")
+                fi
+                ;;
+            unsupported)
+                # must fail at once, with exactly one line naming what is supported
+                if [ "$rc" -ne 0 ] && [ "$(grep -c . "$log")" -eq 1 ] && grep -q '^neon_ai_tools: .*Supported: PostgreSQL 15 to 19' "$log"; then
+                    pass=$((pass + 1))
+                else
+                    fail=$((fail + 1))
+                    notes+=("expected one refusal line and a non-zero exit, got exit $rc")
+                fi
+                ;;
+        esac
+    done
+    secs=$(($(date +%s) - start))
+    local IFS=';'
+    add "$name (${pgver:+PostgreSQL $pgver}${pgver:-refused})" "$pass" "$fail" "${SUITE}, ${secs}s${notes[*]:+; ${notes[*]}}"
+}
+
+for t in "$@"; do
+    run_target "$t"
+done
+
+echo
+echo "==================== matrix summary ===================="
+printf '%s\n' "${LINES[@]}"
+echo "$T_PASS passed, $T_FAIL failed"
+[ "$T_FAIL" -eq 0 ]
