@@ -10,10 +10,14 @@
  * so nothing a statement SETs (settings, even SET ROLE) outlives the call.
  * The private timer (call_timer.c) bounds the call's time.
  *
- * Errors are caught and become answers, with two exceptions that must
- * reach the client as they are: a query cancel that our timer did not
- * cause (the client's cancel, or the outer statement_timeout) and
- * assert_failure, exactly as PL/pgSQL's WHEN OTHERS leaves them alone.
+ * While the call runs, call_guard.c vets every statement and function the
+ * engine executes for it, at every nesting level.
+ *
+ * Errors are caught and become answers, with one exception that must reach
+ * the client as it is: a real cancel that our timer did not cause (the
+ * client's cancel request, pg_cancel_backend, or the outer
+ * statement_timeout).  A cancel SQLSTATE raised by the agent's own code
+ * (RAISE ... USING ERRCODE = 'query_canceled') is an error like any other.
  *
  * Query results are streamed through a cursor and never materialized past
  * the caps: the rows are counted up to the row cap plus one, to report
@@ -147,6 +151,22 @@ call_outcome(ToolCall *call, Jsonb *answer)
 }
 
 /*
+ * Is this the cancel of an interrupt (the client's cancel request,
+ * pg_cancel_backend, statement_timeout, our own timer), rather than the
+ * same SQLSTATE raised by the agent's code?  Interrupts are turned into
+ * errors by the backend's ProcessInterrupts(), which the error records as
+ * where it was raised; RAISE and ASSERT record PL/pgSQL's functions.  A
+ * caught cancel re-raised with a bare RAISE keeps its origin.
+ */
+static bool
+is_interrupt_cancel(ErrorData *edata)
+{
+	return edata->sqlerrcode == ERRCODE_QUERY_CANCELED &&
+		edata->funcname != NULL &&
+		strcmp(edata->funcname, "ProcessInterrupts") == 0;
+}
+
+/*
  * Find the tool called name, or raise unknown_tool / tool_disabled.
  */
 static const ToolDef *
@@ -236,6 +256,7 @@ nat_run_tool_call(const char *name, Jsonb *args)
 
 		nest = NewGUCNestLevel();
 		apply_call_settings(call);
+		nat_guard_begin(call->read_only, callcxt);
 		nat_timer_arm(call->timeout_ms);
 
 		nat_response_begin(call);
@@ -244,6 +265,8 @@ nat_run_tool_call(const char *name, Jsonb *args)
 		/* disarm, then let a cancel that raced with the end surface here */
 		nat_timer_disarm();
 		CHECK_FOR_INTERRUPTS();
+		nat_guard_check_end();
+		nat_guard_end();
 
 		AtEOXact_GUC(false, nest);
 		if (call->dry_run)
@@ -262,6 +285,7 @@ nat_run_tool_call(const char *name, Jsonb *args)
 		bool		ours;
 
 		nat_timer_disarm();
+		nat_guard_end();
 		ours = nat_timer_fired();
 
 		MemoryContextSwitchTo(callcxt);
@@ -272,8 +296,7 @@ nat_run_tool_call(const char *name, Jsonb *args)
 		CurrentResourceOwner = oldowner;
 		err = nat_take_pending_error();
 
-		if ((edata->sqlerrcode == ERRCODE_QUERY_CANCELED && !ours) ||
-			edata->sqlerrcode == ERRCODE_ASSERT_FAILURE)
+		if (is_interrupt_cancel(edata) && !ours)
 		{
 			call_depth--;
 			nat_set_error_context(NULL);

@@ -41,6 +41,7 @@ int			nat_max_affected_rows = 1000;
 int			nat_require_ssl = NAT_REQUIRE_SSL_REMOTE;
 int			nat_audit = NAT_AUDIT_WRITES;
 bool		nat_audit_log_client = false;
+char	   *nat_read_only_allowed_functions = NULL;
 
 static const struct config_enum_entry require_ssl_options[] = {
 	{"off", NAT_REQUIRE_SSL_OFF, false},
@@ -57,6 +58,7 @@ static const struct config_enum_entry audit_options[] = {
 };
 
 static bool check_enabled_tools(char **newval, void **extra, GucSource source);
+static bool check_allowed_functions(char **newval, void **extra, GucSource source);
 
 /*
  * Define every setting; called once from _PG_init().
@@ -183,7 +185,50 @@ nat_define_settings(void)
 							0,
 							NULL, NULL, NULL);
 
+	DefineCustomStringVariable("neon_ai_tools.read_only_allowed_functions",
+							   "Volatile functions a read-only tool call may run besides the built-in allow-list.",
+							   "A comma-separated list of schema-qualified function names (every overload), such as \"app.price, app.lookup\".",
+							   &nat_read_only_allowed_functions,
+							   "",
+							   PGC_SUSET,
+							   GUC_LIST_INPUT,
+							   check_allowed_functions, NULL, NULL);
+
 	MarkGUCPrefixReserved("neon_ai_tools");
+}
+
+/*
+ * read_only_allowed_functions: every entry a schema-qualified name.  Whether
+ * the functions exist is decided at call time (they may be created later).
+ */
+static bool
+check_allowed_functions(char **newval, void **extra, GucSource source)
+{
+	char	   *raw = pstrdup(*newval);
+	List	   *entries;
+	ListCell   *lc;
+
+	if (!SplitGUCList(raw, ',', &entries))
+	{
+		GUC_check_errdetail("List syntax is invalid.");
+		return false;
+	}
+	foreach(lc, entries)
+	{
+		char	   *schema;
+		char	   *name;
+
+		if (!nat_split_allowed_function((char *) lfirst(lc), &schema, &name))
+		{
+			GUC_check_errdetail("\"%s\" is not a schema-qualified function name.",
+								(char *) lfirst(lc));
+			GUC_check_errhint("Write each function as schema.name, such as app.price: an unqualified name would follow the caller's search_path.");
+			return false;
+		}
+	}
+	list_free(entries);
+	pfree(raw);
+	return true;
 }
 
 /*

@@ -34,6 +34,7 @@
 #include "neon_ai_tools.h"
 #include "nodes/makefuncs.h"
 #include "parser/scansup.h"
+#include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/formatting.h"
@@ -300,6 +301,160 @@ report_missing_table(const char *text, const char *schema, const char *relname,
 }
 
 /*
+ * The relation schema.relname names (schema NULL: the search path), found
+ * without taking a lock; InvalidOid if none.
+ *
+ * Names the agent gives never resolve to a temporary relation: a temporary
+ * table of the session could otherwise stand in for the real one (an
+ * unqualified name finds pg_temp first).  The temporary schema is skipped in
+ * the search path, and a name qualified with it finds nothing.
+ */
+static Oid
+lookup_relation(const char *schema, const char *relname)
+{
+	List	   *path;
+	ListCell   *lc;
+
+	if (schema != NULL)
+	{
+		/* raises, as core does, for a schema without USAGE */
+		Oid			nspid = LookupExplicitNamespace(schema, true);
+
+		if (!OidIsValid(nspid) || isAnyTempNamespace(nspid))
+			return InvalidOid;
+		return get_relname_relid(relname, nspid);
+	}
+	path = fetch_search_path(true);
+	foreach(lc, path)
+	{
+		Oid			nspid = lfirst_oid(lc);
+		Oid			relid;
+
+		if (isAnyTempNamespace(nspid))
+			continue;
+		relid = get_relname_relid(relname, nspid);
+		if (OidIsValid(relid))
+		{
+			list_free(path);
+			return relid;
+		}
+	}
+	list_free(path);
+	return InvalidOid;
+}
+
+/*
+ * Has the caller any right at all on the relation: a privilege on it or on
+ * one of its columns, or ownership?  (Which right an operation needs is
+ * checked where it is used.)
+ */
+static bool
+caller_has_any_right(Oid relid)
+{
+	Oid			userid = GetUserId();
+	HeapTuple	tuple;
+	bool		owner = false;
+
+	if (pg_class_aclmask(relid, userid, ACL_ALL_RIGHTS_RELATION, ACLMASK_ANY) != 0)
+		return true;
+	if (pg_attribute_aclcheck_all(relid, userid,
+								  ACL_SELECT | ACL_INSERT | ACL_UPDATE | ACL_REFERENCES,
+								  ACLMASK_ANY) == ACLCHECK_OK)
+		return true;
+	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	if (HeapTupleIsValid(tuple))
+	{
+		owner = has_privs_of_role(userid, ((Form_pg_class) GETSTRUCT(tuple))->relowner);
+		ReleaseSysCache(tuple);
+	}
+	return owner;
+}
+
+/*
+ * Lock the relation schema.relname names with AccessShareLock, after
+ * checking that the caller may use it at all: a role without any right to
+ * a relation must not queue behind another session's lock on it (and time
+ * out), but hear at once that it may not use it.  The name is looked up
+ * again once the lock is held, as RangeVarGetRelidExtended() does, in case
+ * the relation was dropped or renamed meanwhile.
+ */
+static Oid
+lock_relation(const char *schema, const char *relname, const char *path)
+{
+	Oid			relid = lookup_relation(schema, relname);
+
+	while (OidIsValid(relid))
+	{
+		Oid			again;
+
+		if (!caller_has_any_right(relid))
+		{
+			char	   *display = nat_relation_display_name(relid);
+			ToolError  *err = nat_error("permission_denied",
+										"permission denied for table %s", display);
+
+			err->path = pstrdup(path);
+			err->sqlerrcode = ERRCODE_INSUFFICIENT_PRIVILEGE;
+			err->affected_resources = list_make1(display);
+			err->suggestion = psprintf("Your role has no privilege on %s; ask the database administrator for access, or use a table that list_tables shows.",
+									   display);
+			nat_throw(err);
+		}
+		LockRelationOid(relid, AccessShareLock);
+		again = lookup_relation(schema, relname);
+		if (again == relid)
+			break;
+		UnlockRelationOid(relid, AccessShareLock);
+		relid = again;
+	}
+	return relid;
+}
+
+/*
+ * May PostgreSQL's hint be shown to the caller?  Core's "Perhaps you meant
+ * to reference the column "t.c"" names columns of the tables in the
+ * statement whether or not the role may read them (privileges are checked
+ * later, at execution).  Such a hint is shown only when every column it
+ * names belongs to a relation found by that name whose column the caller
+ * may select; an alias or a name that cannot be told apart (a dot or quote
+ * inside a name) drops the hint.  Other hints are kept.
+ */
+bool
+nat_hint_is_shareable(const char *hint)
+{
+	const char *p;
+
+	if (hint == NULL || strncmp(hint, "Perhaps you meant to reference the column", 41) != 0)
+		return true;
+	for (p = strchr(hint, '"'); p != NULL; p = strchr(p, '"'))
+	{
+		const char *end = strchr(p + 1, '"');
+		char	   *item;
+		char	   *dot;
+		Oid			relid;
+		AttrNumber	attnum;
+
+		if (end == NULL)
+			return false;
+		item = pnstrdup(p + 1, end - p - 1);
+		p = end + 1;
+		dot = strchr(item, '.');
+		if (dot == NULL || strchr(dot + 1, '.') != NULL)
+			return false;
+		*dot = '\0';
+		relid = lookup_relation(NULL, item);
+		if (!OidIsValid(relid))
+			return false;
+		attnum = get_attnum(relid, dot + 1);
+		if (attnum == InvalidAttrNumber ||
+			(pg_attribute_aclcheck(relid, attnum, GetUserId(), ACL_SELECT) != ACLCHECK_OK &&
+			 pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK))
+			return false;
+	}
+	return true;
+}
+
+/*
  * Resolve a table (or view) name to its OID, taking AccessShareLock.
  */
 Oid
@@ -315,8 +470,7 @@ nat_resolve_table(const char *name, const char *path)
 	/* "Odd Table" written without quotes: try it as one literal name */
 	if (parts == NIL)
 	{
-		relid = RangeVarGetRelid(makeRangeVar(NULL, pstrdup(name), -1),
-								 AccessShareLock, true);
+		relid = lock_relation(NULL, name, path);
 		if (!OidIsValid(relid))
 			nat_invalid_param(path,
 							  "Pass a table name such as \"orders\" or \"sales.orders\"; double-quote names with spaces or dots.",
@@ -348,7 +502,7 @@ nat_resolve_table(const char *name, const char *path)
 				continue;
 			s = folded(schema);
 		}
-		relid = RangeVarGetRelid(makeRangeVar(s, r, -1), AccessShareLock, true);
+		relid = lock_relation(s, r, path);
 	}
 
 	if (!OidIsValid(relid))

@@ -29,12 +29,13 @@ PG_FUNCTION_INFO_V1(ai_tool_call);
 PG_FUNCTION_INFO_V1(ai_error_info);
 
 /*
- * Module load: define the settings.
+ * Module load: define the settings, install the hooks that guard calls.
  */
 void
 _PG_init(void)
 {
 	nat_define_settings();
+	nat_guard_install();
 }
 
 /*

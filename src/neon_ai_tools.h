@@ -66,9 +66,18 @@ extern int	nat_timeout_ms;
 extern int	nat_max_timeout_ms;
 extern int	nat_lock_timeout_ms;
 extern int	nat_max_affected_rows;
+extern char *nat_read_only_allowed_functions;
 
 extern void nat_define_settings(void);
 extern bool nat_tool_enabled(const char *name);
+
+/* ---- in call_guard.c: what statements run for a call may do ---- */
+
+extern void nat_guard_install(void);
+extern void nat_guard_begin(bool read_only, MemoryContext cxt);
+extern void nat_guard_check_end(void);
+extern void nat_guard_end(void);
+extern bool nat_split_allowed_function(const char *entry, char **schema, char **name);
 
 /* ---- in registry.c: the tools and their parameter tables ---- */
 
@@ -256,6 +265,7 @@ extern AttrNumber nat_resolve_column(Oid relid, const char *name, const char *pa
 extern List *nat_split_top_level(const char *text, char sep);
 extern char *nat_read_identifier(const char **p, bool *quoted);
 extern char *nat_relation_display_name(Oid relid);
+extern bool nat_hint_is_shareable(const char *hint);
 extern Oid	nat_resolve_call_table(struct ToolCall *call);
 
 /* ---- in deparse.c: SQL text generation (postgres_fdw style) ---- */

@@ -187,6 +187,8 @@ default_suggestion(ToolCall *call, const char *error_type,
 		return pstrdup("Fix the SQL syntax and retry.");
 	if (strcmp(error_type, "invalid_parameters") == 0)
 		return pstrdup("Fix the argument as the tool's JSON Schema describes and retry.");
+	if (strcmp(error_type, "invalid_column") == 0)
+		return pstrdup("A column named in the statement does not exist, or your role may not read it; check the name against the columns describe_table lists.");
 	return NULL;
 }
 
@@ -226,9 +228,17 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 	else
 	{
 		cat = nat_classify_sqlstate(edata->sqlerrcode);
+		/*
+		 * A cancel that reaches an answer without our timer was raised by
+		 * the agent's own code (execute.c re-throws real cancels): it is
+		 * the statement's error, not a timeout.
+		 */
+		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED && !call->timed_out)
+			cat = nat_category_of("unknown_error");
 		/* a message may echo a connection string (dblink, postgres_fdw) */
 		message = nat_mask_secrets(edata->message ? edata->message : "unknown error");
-		hint = edata->hint;
+		/* never a hint naming a column the role may not read */
+		hint = nat_hint_is_shareable(edata->hint) ? edata->hint : NULL;
 		column = edata->column_name;
 		if (call->timed_out)
 			message = psprintf("the tool call exceeded its time limit of %d ms",
@@ -255,8 +265,8 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 		if (call->query_source)
 			position = edata->cursorpos > 0 ? edata->cursorpos : edata->internalpos;
 		/* core's "Perhaps you meant ..." hint is the best suggestion */
-		if (edata->hint && strncmp(edata->hint, "Perhaps you meant", 17) == 0)
-			suggestion = pstrdup(edata->hint);
+		if (hint && strncmp(hint, "Perhaps you meant", 17) == 0)
+			suggestion = pstrdup(hint);
 	}
 
 	/*

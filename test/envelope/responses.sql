@@ -108,7 +108,7 @@ CREATE VIEW slow_view AS SELECT pg_sleep(5)::text AS slept;
 
 -- emulations: a function that raises a chosen SQLSTATE
 CREATE FUNCTION raise_state(code text, msg text) RETURNS int
-LANGUAGE plpgsql VOLATILE AS
+LANGUAGE plpgsql STABLE AS  -- it only raises: a read-only call may run it
 $$ BEGIN RAISE EXCEPTION USING ERRCODE = code, MESSAGE = msg; END $$;
 CREATE VIEW auth_failure_view AS
     SELECT raise_state('28P01', 'password authentication failed for user "agent"') AS x;

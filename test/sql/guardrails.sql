@@ -28,7 +28,13 @@ CREATE FUNCTION setter() RETURNS int LANGUAGE plpgsql VOLATILE AS $$
 BEGIN PERFORM set_config('work_mem', '77MB', false); RETURN 1; END $$;
 CREATE VIEW setting_view AS SELECT setter() AS x;
 SHOW work_mem;
-SELECT call('select_query', '{"table": "setting_view"}') -> 'data' AS data;
+SELECT call('select_query', '{"table": "setting_view"}') ->> 'error' AS error;
+-- the same through a function declared STABLE: its set_config() is
+-- refused where it runs, one level down
+CREATE FUNCTION stable_setter() RETURNS int LANGUAGE plpgsql STABLE AS $$
+BEGIN PERFORM set_config('work_mem', '77MB', false); RETURN 1; END $$;
+CREATE VIEW stable_setting_view AS SELECT stable_setter() AS x;
+SELECT call('select_query', '{"table": "stable_setting_view"}') ->> 'error' AS error;
 SHOW work_mem;
 
 -- a view that sleeps 5 s with timeout_ms 200: a timeout answer, promptly
@@ -123,6 +129,9 @@ COMMIT;
 CREATE FUNCTION nested() RETURNS jsonb LANGUAGE sql AS $$ SELECT ai_tool_call('select_query', '{"table": "gr_test.accounts"}') $$;
 CREATE VIEW nesting_view AS SELECT nested() AS inner_answer;
 SELECT call('select_query', '{"table": "nesting_view"}') ->> 'error' AS error;
+-- (read-only calls refuse the volatile ai_tool_call() itself; a writing call
+-- reaches it and is refused there)
+SELECT call('execute_sql', '{"sql": "SELECT gr_test.nested()"}') ->> 'error' AS error;
 
 -- a hostile search_path cannot redirect generated SQL
 CREATE SCHEMA evil;

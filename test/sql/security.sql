@@ -43,7 +43,14 @@ INSERT INTO sec.payloads VALUES
   (15, 'id = 1) OR (1 = 1'),
   (16, 'true) UNION SELECT id, secret FROM sec.other --'),
   (17, 'id = 1; SELECT * FROM generate_series(1, 10) x(id)'),
-  (18, 'sec.other.secret IS NOT NULL');
+  (18, 'sec.other.secret IS NOT NULL'),
+  -- SQL that runs SQL: the inner statement is vetted where it runs
+  (19, 'query_to_xml(''SELECT lo_from_bytea(0, ''''\x41''''::bytea)'', true, true, '''') IS NOT NULL'),
+  (20, 'SELECT query_to_xml(''SELECT lo_from_bytea(0, ''''\x41''''::bytea), pg_advisory_lock(4242), pg_notify(''''c'''', ''''x''''), sec.spy()'', true, true, '''')'),
+  (21, 'SELECT * FROM ts_stat(''SELECT to_tsvector(sec.spy()::text || lo_from_bytea(0, ''''\x41''''::bytea)::text)'')'),
+  (22, 'DO $$BEGIN PERFORM sec.spy(); EXECUTE ''LISTEN ch''; EXECUTE ''PREPARE p AS SELECT 1''; PERFORM pg_advisory_lock(7); END$$'),
+  (23, 'SELECT pg_advisory_unlock_all()'),
+  (24, 'SELECT cursor_to_xml(''c''::refcursor, 1, true, true, '''')');
 
 -- every string-bearing parameter of every tool; {} marks where the payload goes
 CREATE TABLE sec.slots (tool text, param text, template jsonb, is_data boolean);
@@ -103,6 +110,8 @@ SELECT count(*) AS spy_ran FROM sec.spylog;
 SELECT last_value, is_called FROM sec.canary_seq;
 SELECT count(*) AS large_objects FROM pg_largeobject_metadata;
 SELECT count(*) AS advisory_locks FROM pg_locks WHERE locktype = 'advisory';
+SELECT count(*) AS listening FROM pg_listening_channels();
+SELECT count(*) AS prepared FROM pg_prepared_statements;
 SELECT current_user, session_user;
 -- the data payloads were stored as plain text
 SELECT count(*) AS payloads_stored_as_text FROM sec.inbox WHERE note IN (SELECT payload FROM sec.payloads);
@@ -156,7 +165,7 @@ RESET ROLE;
 
 -- a secret inside an error message (a connection string echoed by a
 -- driver, as dblink and postgres_fdw can) is masked in the answer
-CREATE FUNCTION sec.leaky() RETURNS int LANGUAGE plpgsql AS $$
+CREATE FUNCTION sec.leaky() RETURNS int LANGUAGE plpgsql STABLE AS $$
 BEGIN
   RAISE EXCEPTION 'could not connect to postgresql://bob:s3cret@db.internal/app'
     USING DETAIL = 'connection string: host=db.internal user=bob password=s3cret';

@@ -1,0 +1,567 @@
+/*-------------------------------------------------------------------------
+ *
+ * call_guard.c
+ *		  What any statement run for a tool call may do, at every nesting
+ *		  level the engine executes.
+ *
+ * The checks of sql_guard.c look at the agent's own statement.  PostgreSQL
+ * runs SQL at many levels below it: functions and procedures it calls, DO
+ * blocks, SQL text run by query_to_xml() or ts_stat() or EXECUTE, views,
+ * rules, row-level security policies, column defaults and triggers.  While
+ * a call runs, two engine hooks vet all of them:
+ *
+ * - object_access_hook, OAT_FUNCTION_EXECUTE: the executor reports every
+ *   function, operator, aggregate support function, window function and
+ *   procedure when it prepares to call it, at any depth, before it runs
+ *   (also PL/pgSQL simple expressions, CHECK constraints, domain checks,
+ *   CALL arguments and EXECUTE parameters, which never pass an executor
+ *   start).  In a read-only call only immutable and stable functions, a
+ *   short list of side-effect-free volatile built-ins and the
+ *   administrator's neon_ai_tools.read_only_allowed_functions run; in any
+ *   call, functions that leave session state behind (session-level
+ *   advisory locks, dblink's named connections) are refused.
+ *
+ * - ProcessUtility_hook: every utility statement at every level (SPI and
+ *   SQL functions run them with PROCESS_UTILITY_QUERY).  Statements that
+ *   leave state in the session are refused in any call: LISTEN, UNLISTEN,
+ *   PREPARE, DEALLOCATE, DISCARD, LOAD, DECLARE ... WITH HOLD, temporary
+ *   objects, and SET/RESET other than SET LOCAL; NOTIFY in a read-only
+ *   call.
+ *
+ * ExecutorStart_hook is not used: it misses expressions evaluated without
+ * an executor start (listed above), and the function hook sees everything
+ * it would.  fmgr_hook is not used either: built-in functions never reach
+ * it.
+ *
+ * Temporary objects made some other way (CREATE FUNCTION pg_temp.f, for
+ * example) are caught when the call ends: every object created during the
+ * call is noted by the same object access hook, and a call that would leave
+ * one in a temporary schema fails and is rolled back.
+ *
+ * The engine's read-only transaction stays as a second wall behind the
+ * function gate.  The hooks act only while a call runs and chain to any
+ * hook installed before them, so other extensions see everything as usual.
+ *
+ * IDENTIFICATION
+ *		  src/call_guard.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "catalog/objectaccess.h"
+#include "catalog/objectaddress.h"
+#include "catalog/pg_language.h"
+#include "catalog/pg_namespace.h"
+#include "catalog/pg_proc.h"
+#include "neon_ai_tools.h"
+#include "nodes/parsenodes.h"
+#include "tcop/utility.h"
+#include "utils/builtins.h"
+#include "utils/catcache.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/regproc.h"
+#include "utils/syscache.h"
+#include "utils/varlena.h"
+
+/*
+ * Volatile built-in functions (pg_catalog, every overload) that a read-only
+ * call may run: they change nothing, neither data nor the session.  Sorted,
+ * for bsearch.  Randomness and clocks; sleeping; SQL-running wrappers whose
+ * SQL is itself vetted here at its own level; sizes and positions; and the
+ * readers behind system views (pg_locks, pg_prepared_xacts,
+ * pg_file_settings, pg_hba_file_rules, pg_stat_xact_*).  Not here, because
+ * they do change something: setseed (the session's random sequence),
+ * nextval/setval/currval/lastval, large objects, advisory locks,
+ * pg_notify, signalling and replication functions, set_config, stats
+ * resets, cursor_to_xml (runs a portal opened before the call).
+ */
+static const char *const read_only_builtins[] = {
+	"bernoulli",
+	"clock_timestamp",
+	"current_query",
+	"gen_random_uuid",
+	"pg_blocking_pids",
+	"pg_current_wal_flush_lsn",
+	"pg_current_wal_insert_lsn",
+	"pg_current_wal_lsn",
+	"pg_database_size",
+	"pg_get_wal_replay_pause_state",
+	"pg_hba_file_rules",
+	"pg_ident_file_mappings",
+	"pg_indexes_size",
+	"pg_is_in_recovery",
+	"pg_is_wal_replay_paused",
+	"pg_jit_available",
+	"pg_last_wal_receive_lsn",
+	"pg_last_wal_replay_lsn",
+	"pg_last_xact_replay_timestamp",
+	"pg_lock_status",
+	"pg_notification_queue_usage",
+	"pg_partition_ancestors",
+	"pg_partition_tree",
+	"pg_prepared_xact",
+	"pg_relation_size",
+	"pg_safe_snapshot_blocking_pids",
+	"pg_show_all_file_settings",
+	"pg_sleep",
+	"pg_sleep_for",
+	"pg_sleep_until",
+	"pg_stat_get_xact_blocks_fetched",
+	"pg_stat_get_xact_blocks_hit",
+	"pg_stat_get_xact_function_calls",
+	"pg_stat_get_xact_function_self_time",
+	"pg_stat_get_xact_function_total_time",
+	"pg_stat_get_xact_numscans",
+	"pg_stat_get_xact_tuples_deleted",
+	"pg_stat_get_xact_tuples_fetched",
+	"pg_stat_get_xact_tuples_hot_updated",
+	"pg_stat_get_xact_tuples_inserted",
+	"pg_stat_get_xact_tuples_newpage_updated",
+	"pg_stat_get_xact_tuples_returned",
+	"pg_stat_get_xact_tuples_updated",
+	"pg_table_size",
+	"pg_tablespace_size",
+	"pg_total_relation_size",
+	"query_to_xml",
+	"query_to_xml_and_xmlschema",
+	"query_to_xmlschema",
+	"random",
+	"random_normal",
+	"system",
+	"timeofday",
+	"ts_stat",
+	"uuidv4",
+	"uuidv7",
+};
+
+/* the call being guarded; calls do not nest */
+typedef struct GuardState
+{
+	bool		active;
+	bool		read_only;
+	List	   *allowed;		/* OIDs from read_only_allowed_functions */
+	List	   *created;		/* ObjectAddress * made during the call */
+	MemoryContext cxt;			/* the call's memory */
+} GuardState;
+
+static GuardState guard;
+
+static object_access_hook_type prev_object_access_hook = NULL;
+static ProcessUtility_hook_type prev_ProcessUtility = NULL;
+
+/* ---- functions ---- */
+
+static int
+compare_names(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *) a, *(const char *const *) b);
+}
+
+static bool
+is_read_only_builtin(const char *name)
+{
+	return bsearch(&name, read_only_builtins, lengthof(read_only_builtins),
+				   sizeof(const char *), compare_names) != NULL;
+}
+
+/*
+ * Functions that keep state in the session after they return: the
+ * session-level advisory lock functions (the transaction-level ones end
+ * with the caller's transaction, like any lock), and dblink's named
+ * connections.
+ */
+static bool
+leaves_session_state(Oid funcid, Form_pg_proc proc)
+{
+	switch (funcid)
+	{
+		case F_PG_ADVISORY_LOCK_INT8:
+		case F_PG_ADVISORY_LOCK_SHARED_INT8:
+		case F_PG_TRY_ADVISORY_LOCK_INT8:
+		case F_PG_TRY_ADVISORY_LOCK_SHARED_INT8:
+		case F_PG_ADVISORY_UNLOCK_INT8:
+		case F_PG_ADVISORY_UNLOCK_SHARED_INT8:
+		case F_PG_ADVISORY_LOCK_INT4_INT4:
+		case F_PG_ADVISORY_LOCK_SHARED_INT4_INT4:
+		case F_PG_TRY_ADVISORY_LOCK_INT4_INT4:
+		case F_PG_TRY_ADVISORY_LOCK_SHARED_INT4_INT4:
+		case F_PG_ADVISORY_UNLOCK_INT4_INT4:
+		case F_PG_ADVISORY_UNLOCK_SHARED_INT4_INT4:
+		case F_PG_ADVISORY_UNLOCK_ALL:
+			return true;
+	}
+	return proc->prolang == ClanguageId &&
+		(strcmp(NameStr(proc->proname), "dblink_connect") == 0 ||
+		 strcmp(NameStr(proc->proname), "dblink_connect_u") == 0);
+}
+
+/*
+ * May a read-only call run this volatile function?
+ */
+static bool
+allowed_read_only(Oid funcid, Form_pg_proc proc)
+{
+	if (proc->pronamespace == PG_CATALOG_NAMESPACE &&
+		is_read_only_builtin(NameStr(proc->proname)))
+		return true;
+	return list_member_oid(guard.allowed, funcid);
+}
+
+/*
+ * Vet a function the executor is about to call.
+ */
+static void
+check_function(Oid funcid)
+{
+	HeapTuple	tuple;
+	Form_pg_proc proc;
+
+	tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
+	if (!HeapTupleIsValid(tuple))
+		return;					/* not ours to report; the caller will */
+	proc = (Form_pg_proc) GETSTRUCT(tuple);
+
+	if (leaves_session_state(funcid, proc))
+	{
+		char	   *name = format_procedure(funcid);
+
+		ReleaseSysCache(tuple);
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("function %s is not allowed in a tool call", name),
+				 errdetail("It keeps state in the session after the call (a session-level lock or connection), and a tool call leaves nothing behind."),
+				 errhint("Use the transaction-level variant (pg_advisory_xact_lock), or do this outside tool calls.")));
+	}
+	if (guard.read_only && proc->provolatile == PROVOLATILE_VOLATILE &&
+		!allowed_read_only(funcid, proc))
+	{
+		char	   *name = format_procedure(funcid);
+
+		ReleaseSysCache(tuple);
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("function %s is not allowed in a read-only tool call", name),
+				 errdetail("It is volatile, so it may change data or the session, and it is not on the read-only allow-list."),
+				 errhint("Read the data without it, or call the tool without read_only where writing is allowed.")));
+	}
+	ReleaseSysCache(tuple);
+}
+
+/*
+ * Note an object created during the call, to check where it lives when the
+ * call ends (its catalog row is not visible until the command ends).
+ */
+static void
+note_created(Oid classId, Oid objectId, int subId)
+{
+	MemoryContext old;
+	ObjectAddress *addr;
+
+	if (subId != 0 || !is_objectclass_supported(classId) ||
+		get_object_attnum_namespace(classId) == InvalidAttrNumber)
+		return;
+	old = MemoryContextSwitchTo(guard.cxt);
+	addr = palloc(sizeof(ObjectAddress));
+	addr->classId = classId;
+	addr->objectId = objectId;
+	addr->objectSubId = 0;
+	guard.created = lappend(guard.created, addr);
+	MemoryContextSwitchTo(old);
+}
+
+static void
+guard_object_access(ObjectAccessType access, Oid classId, Oid objectId,
+					int subId, void *arg)
+{
+	if (prev_object_access_hook)
+		prev_object_access_hook(access, classId, objectId, subId, arg);
+	if (!guard.active)
+		return;
+	if (access == OAT_FUNCTION_EXECUTE)
+		check_function(objectId);
+	else if (access == OAT_POST_CREATE)
+		note_created(classId, objectId, subId);
+}
+
+/* ---- utility statements ---- */
+
+static bool
+names_temp_schema(const char *schemaname)
+{
+	return schemaname != NULL &&
+		(strcmp(schemaname, "pg_temp") == 0 ||
+		 isAnyTempNamespace(get_namespace_oid(schemaname, true)));
+}
+
+static bool
+rangevar_is_temp(RangeVar *rv)
+{
+	return rv != NULL &&
+		(rv->relpersistence == RELPERSISTENCE_TEMP || names_temp_schema(rv->schemaname));
+}
+
+/*
+ * Why a utility statement may not run in a call, or NULL if it may.
+ */
+static const char *
+refused_utility(Node *stmt)
+{
+	switch (nodeTag(stmt))
+	{
+		case T_ListenStmt:
+			return "LISTEN";
+		case T_UnlistenStmt:
+			return "UNLISTEN";
+		case T_PrepareStmt:
+			return "PREPARE";
+		case T_DeallocateStmt:
+			return "DEALLOCATE";
+		case T_DiscardStmt:
+			return "DISCARD";
+		case T_LoadStmt:
+			return "LOAD";
+		case T_NotifyStmt:
+			return guard.read_only ? "NOTIFY" : NULL;
+		case T_DeclareCursorStmt:
+			if (((DeclareCursorStmt *) stmt)->options & CURSOR_OPT_HOLD)
+				return "DECLARE ... WITH HOLD";
+			return NULL;
+		case T_VariableSetStmt:
+			{
+				VariableSetStmt *vs = (VariableSetStmt *) stmt;
+
+				/* SET LOCAL and SET TRANSACTION end with the call */
+				if (vs->is_local || vs->kind == VAR_SET_MULTI)
+					return NULL;
+				return vs->kind == VAR_RESET || vs->kind == VAR_RESET_ALL ?
+					"RESET (other than by SET LOCAL)" : "SET (other than SET LOCAL)";
+			}
+		case T_CreateStmt:
+			return rangevar_is_temp(((CreateStmt *) stmt)->relation) ?
+				"CREATE TEMPORARY TABLE" : NULL;
+		case T_CreateTableAsStmt:
+			return rangevar_is_temp(((CreateTableAsStmt *) stmt)->into->rel) ?
+				"CREATE TEMPORARY TABLE ... AS" : NULL;
+		case T_ViewStmt:
+			return rangevar_is_temp(((ViewStmt *) stmt)->view) ?
+				"CREATE TEMPORARY VIEW" : NULL;
+		case T_CreateSeqStmt:
+			return rangevar_is_temp(((CreateSeqStmt *) stmt)->sequence) ?
+				"CREATE TEMPORARY SEQUENCE" : NULL;
+		default:
+			return NULL;
+	}
+}
+
+static void
+guard_process_utility(PlannedStmt *pstmt, const char *queryString,
+					  bool readOnlyTree, ProcessUtilityContext context,
+					  ParamListInfo params, QueryEnvironment *queryEnv,
+					  DestReceiver *dest, QueryCompletion *qc)
+{
+	if (guard.active)
+	{
+		const char *what = refused_utility(pstmt->utilityStmt);
+
+		if (what != NULL)
+			ereport(ERROR,
+					(errcode(guard.read_only && IsA(pstmt->utilityStmt, NotifyStmt) ?
+							 ERRCODE_READ_ONLY_SQL_TRANSACTION : ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("%s is not allowed in a tool call", what),
+					 errdetail("A tool call leaves nothing behind in the session: no listeners, prepared statements, held cursors, temporary objects or session settings."),
+					 errhint("Use SET LOCAL for settings, and ordinary tables or CTEs instead of temporary ones.")));
+	}
+	if (prev_ProcessUtility)
+		prev_ProcessUtility(pstmt, queryString, readOnlyTree, context,
+							params, queryEnv, dest, qc);
+	else
+		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
+								params, queryEnv, dest, qc);
+}
+
+/* ---- the call ---- */
+
+/*
+ * The schema and function name of an allow-list entry ("app.price", every
+ * overload); false if it is not a schema-qualified name.  The schema is
+ * required: an unqualified name would be resolved through the agent's own
+ * search_path, where a function of the same name could be planted.
+ */
+bool
+nat_split_allowed_function(const char *entry, char **schema, char **name)
+{
+	char	   *copy = pstrdup(entry);
+	List	   *parts;
+
+	if (!SplitIdentifierString(copy, '.', &parts) || list_length(parts) != 2)
+		return false;
+	*schema = linitial(parts);
+	*name = lsecond(parts);
+	return true;
+}
+
+/*
+ * The OIDs neon_ai_tools.read_only_allowed_functions names: every overload
+ * of each "schema.name".  Entries naming no function are skipped: the
+ * function may be created later.
+ */
+static List *
+resolve_allowed_functions(void)
+{
+	char	   *copy;
+	List	   *items;
+	List	   *oids = NIL;
+	ListCell   *lc;
+
+	if (nat_read_only_allowed_functions == NULL ||
+		nat_read_only_allowed_functions[0] == '\0')
+		return NIL;
+	copy = pstrdup(nat_read_only_allowed_functions);
+	if (!SplitGUCList(copy, ',', &items))
+		return NIL;				/* the check hook refused such values */
+	foreach(lc, items)
+	{
+		char	   *schema;
+		char	   *name;
+		Oid			nspid;
+		CatCList   *overloads;
+		int			i;
+
+		if (!nat_split_allowed_function((char *) lfirst(lc), &schema, &name))
+			continue;
+		nspid = get_namespace_oid(schema, true);
+		if (!OidIsValid(nspid))
+			continue;
+		overloads = SearchSysCacheList1(PROCNAMEARGSNSP, CStringGetDatum(name));
+		for (i = 0; i < overloads->n_members; i++)
+		{
+			Form_pg_proc proc = (Form_pg_proc) GETSTRUCT(&overloads->members[i]->tuple);
+
+			if (proc->pronamespace == nspid)
+				oids = lappend_oid(oids, proc->oid);
+		}
+		ReleaseSysCacheList(overloads);
+	}
+	return oids;
+}
+
+void
+nat_guard_begin(bool read_only, MemoryContext cxt)
+{
+	guard.read_only = read_only;
+	guard.cxt = cxt;
+	guard.created = NIL;
+	guard.allowed = NIL;
+	if (read_only)
+	{
+		MemoryContext old = MemoryContextSwitchTo(cxt);
+
+		guard.allowed = resolve_allowed_functions();
+		MemoryContextSwitchTo(old);
+	}
+	guard.active = true;
+}
+
+/*
+ * "function pg_temp.f()": the object's description with the session's own
+ * temporary schema (pg_temp_3) written as pg_temp, as the agent wrote it.
+ */
+static char *
+temp_object_description(const ObjectAddress *addr)
+{
+	char	   *desc = getObjectDescription(addr, false);
+	char	   *p = strstr(desc, "pg_temp_");
+	StringInfoData buf;
+
+	if (p == NULL)
+		return desc;
+	initStringInfo(&buf);
+	appendBinaryStringInfo(&buf, desc, p - desc + strlen("pg_temp"));
+	p += strlen("pg_temp_");
+	while (isdigit((unsigned char) *p))
+		p++;
+	appendStringInfoString(&buf, p);
+	return buf.data;
+}
+
+/*
+ * Before a successful call is kept: refuse it if it made an object in a
+ * temporary schema (the caller then rolls the call back).
+ */
+void
+nat_guard_check_end(void)
+{
+	ListCell   *lc;
+
+	if (guard.created == NIL)
+		return;
+	CommandCounterIncrement();	/* see the catalog rows the call made */
+	foreach(lc, guard.created)
+	{
+		ObjectAddress *addr = (ObjectAddress *) lfirst(lc);
+		Relation	catalog = table_open(addr->classId, AccessShareLock);
+		HeapTuple	tuple;
+		bool		temp = false;
+
+		tuple = get_catalog_object_by_oid(catalog,
+										  get_object_attnum_oid(addr->classId),
+										  addr->objectId);
+		if (HeapTupleIsValid(tuple))
+		{
+			bool		isnull;
+			Datum		nsp = heap_getattr(tuple,
+										   get_object_attnum_namespace(addr->classId),
+										   RelationGetDescr(catalog), &isnull);
+
+			temp = !isnull && isAnyTempNamespace(DatumGetObjectId(nsp));
+		}
+		table_close(catalog, AccessShareLock);
+		if (temp)
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("%s is temporary, and a tool call may not leave temporary objects behind",
+							temp_object_description(addr)),
+					 errdetail("A tool call leaves nothing behind in the session; the call was rolled back."),
+					 errhint("Use ordinary tables or CTEs instead of temporary objects.")));
+	}
+}
+
+void
+nat_guard_end(void)
+{
+	guard.active = false;
+	guard.read_only = false;
+	guard.created = NIL;
+	guard.allowed = NIL;
+	guard.cxt = NULL;
+}
+
+/* a call ended by an error past our handler must not leave the guard on */
+static void
+guard_xact_callback(XactEvent event, void *arg)
+{
+	if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT)
+		nat_guard_end();
+}
+
+void
+nat_guard_install(void)
+{
+#ifdef USE_ASSERT_CHECKING
+	for (int i = 1; i < lengthof(read_only_builtins); i++)
+		Assert(strcmp(read_only_builtins[i - 1], read_only_builtins[i]) < 0);
+#endif
+
+	prev_object_access_hook = object_access_hook;
+	object_access_hook = guard_object_access;
+	prev_ProcessUtility = ProcessUtility_hook;
+	ProcessUtility_hook = guard_process_utility;
+	RegisterXactCallback(guard_xact_callback, NULL);
+}
