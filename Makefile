@@ -46,7 +46,7 @@ $(foreach t,$(REGRESS),$(if $(wildcard sql/$(t).sql),$(error test "$(t)" shadows
 # without them the extension is built alone, with a note saying so.
 # WITH_MCP=no skips it; WITH_MCP=yes insists on it.
 ifeq ($(WITH_MCP),)
-WITH_MCP := $(shell pkg-config --exists json-c libpq 2>/dev/null && echo yes || echo no)
+WITH_MCP := $(shell pkg-config --exists json-c 2>/dev/null && test -f "$(shell $(PG_CONFIG) --includedir)/libpq-fe.h" && echo yes || echo no)
 endif
 
 .PHONY: mcp install-mcp uninstall-mcp clean-mcp
@@ -61,7 +61,7 @@ install-mcp: mcp
 	$(MAKE) -C src/mcp install PG_CONFIG=$(PG_CONFIG)
 else
 mcp install-mcp:
-	@echo "note: json-c or libpq not found (pkg-config json-c libpq): building the extension without neon-ai-tools-mcp; install libjson-c-dev, libpq-dev and pkg-config to build it"
+	@echo "note: json-c (pkg-config json-c) or libpq-fe.h not found: building the extension without neon-ai-tools-mcp; install libjson-c-dev, libpq-dev and pkg-config to build it"
 endif
 uninstall-mcp:
 	$(MAKE) -C src/mcp uninstall PG_CONFIG=$(PG_CONFIG)

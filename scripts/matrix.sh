@@ -243,7 +243,9 @@ run_target() {
     done
     secs=$(($(date +%s) - start))
     local IFS=';'
-    add "$name (${pgver:+PostgreSQL $pgver}${pgver:-refused})" "$pass" "$fail" "${SUITE}, ${secs}s${notes[*]:+; ${notes[*]}}"
+    local label="refused"
+    [ -z "$pgver" ] || label="PostgreSQL $pgver"
+    add "$name ($label)" "$pass" "$fail" "${SUITE}, ${secs}s${notes[*]:+; ${notes[*]}}"
 }
 
 for t in "$@"; do
