@@ -70,6 +70,12 @@ extern int	nat_max_affected_rows;
 extern void nat_define_settings(void);
 extern bool nat_tool_enabled(const char *name);
 
+/* ---- in guc_policy.c: the administrator's settings over startup options ---- */
+
+extern void nat_policy_before_define(void);
+extern void nat_policy_after_define(void);
+extern void nat_policy_check(void);
+
 /* ---- in registry.c: the tools and their parameter tables ---- */
 
 /* JSON types a parameter accepts (bit mask) */
