@@ -1,8 +1,9 @@
 # A client's startup options (PGOPTIONS="-c neon_ai_tools.X=...") never
 # lower the policy an administrator set: for each of the seven policy
 # settings, a value set with ALTER ROLE, ALTER ROLE ... IN DATABASE,
-# ALTER DATABASE, ALTER SYSTEM and in postgresql.conf stays in force when a
-# non-superuser connects with options that try to loosen all seven at once.
+# ALTER DATABASE, ALTER ROLE ALL, ALTER SYSTEM and in postgresql.conf (an
+# included file) stays in force when a non-superuser connects with options
+# that try to loosen all seven at once.
 #
 # Run three times: the library loaded late (the first call loads it),
 # through session_preload_libraries, and through shared_preload_libraries
@@ -124,6 +125,13 @@ my %layers = (
 		},
 		clear => sub { $node->safe_psql('pol', 'ALTER DATABASE pol RESET ALL') },
 	},
+	'ALTER ROLE ALL' => {
+		set => sub {
+			$node->safe_psql('pol',
+				join ';', map { "ALTER ROLE ALL SET neon_ai_tools.$_ = '$_[0]{$_}'" } sort keys %{ $_[0] });
+		},
+		clear => sub { $node->safe_psql('pol', 'ALTER ROLE ALL RESET ALL') },
+	},
 	'ALTER SYSTEM' => {
 		set => sub {
 			$node->safe_psql('postgres',
@@ -151,7 +159,8 @@ my %layers = (
 		},
 	},
 );
-my @layer_order = ('ALTER ROLE', 'ALTER ROLE IN DATABASE', 'ALTER DATABASE', 'ALTER SYSTEM', 'postgresql.conf');
+my @layer_order =
+  ('ALTER ROLE', 'ALTER ROLE IN DATABASE', 'ALTER DATABASE', 'ALTER ROLE ALL', 'ALTER SYSTEM', 'postgresql.conf');
 
 # 20 rows, before every scenario
 sub reset_table
@@ -255,13 +264,14 @@ sub check_exceptions
 }
 
 # the administrator's layers keep their order: role in database, role,
-# database, ALTER SYSTEM, postgresql.conf
+# database, all roles, ALTER SYSTEM, postgresql.conf
 sub check_precedence
 {
 	my ($mode) = @_;
 	reset_table();
-	$layers{'postgresql.conf'}{set}->({ max_rows => 6 });
-	$layers{'ALTER SYSTEM'}{set}->({ max_rows => 5 });
+	$layers{'postgresql.conf'}{set}->({ max_rows => 7 });
+	$layers{'ALTER SYSTEM'}{set}->({ max_rows => 6 });
+	$layers{'ALTER ROLE ALL'}{set}->({ max_rows => 5 });
 	$layers{'ALTER DATABASE'}{set}->({ max_rows => 4 });
 	$layers{'ALTER ROLE'}{set}->({ max_rows => 3 });
 	$layers{'ALTER ROLE IN DATABASE'}{set}->({ max_rows => 2 });
@@ -269,8 +279,9 @@ sub check_precedence
 		[ 2, 'ALTER ROLE IN DATABASE' ],
 		[ 3, 'ALTER ROLE' ],
 		[ 4, 'ALTER DATABASE' ],
-		[ 5, 'ALTER SYSTEM' ],
-		[ 6, 'postgresql.conf' ])
+		[ 5, 'ALTER ROLE ALL' ],
+		[ 6, 'ALTER SYSTEM' ],
+		[ 7, 'postgresql.conf' ])
 	{
 		my ($rows, $layer) = @$step;
 		my ($out, $err) = run_as($conn{ssl},
