@@ -242,7 +242,7 @@ nat_policy_after_define(void)
 			policy_broken = NULL;
 
 		ereport(LOG,
-				(errmsg("neon_ai_tools: a startup option was refused for %s; %s",
+				(errmsg("neon_ai_tools: the client's value of %s was refused; %s",
 						refused.data,
 						policy_broken ? "tool calls are refused in this session" :
 						"the administrator's settings were applied again")));
@@ -265,7 +265,7 @@ nat_policy_check(void)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("neon_ai_tools cannot enforce its settings in this session"),
-				 errdetail("A startup option for a neon_ai_tools setting was refused, and %s.",
+				 errdetail("A value this session gave a neon_ai_tools setting was refused, and %s.",
 						   policy_broken),
 				 errhint("Reconnect without \"-c neon_ai_tools.*\" in the connection's options (PGOPTIONS).")));
 }
