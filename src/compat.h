@@ -120,4 +120,27 @@ nat_jsonb_push_compat(NatJsonb *b, JsonbIteratorToken tok, JsonbValue *v)
 #define nat_enable_timeout(id, fin) \
 	enable_timeout_every((id), (fin), 100)
 
+/*
+ * Startup-option policy (guc_policy.c) reads the GUC variables and
+ * re-parses the configuration files.
+ *
+ * nat_guc_variables(&n): every GUC variable and placeholder, n of them.  15
+ * returns its internal array (get_guc_variables(void), the count from
+ * GetNumConfigOptions()); 16 keeps variables in a hash table and returns a
+ * palloc'd array, taking the count's address.  Both are declared in
+ * utils/guc_tables.h, which the caller includes.
+ *
+ * NAT_CONF_FILE_START_DEPTH: the include depth ParseConfigFile() starts
+ * at.  16 names it CONF_FILE_START_DEPTH in the new utils/conffiles.h; 15
+ * passes a literal 0.
+ */
+#if PG_VERSION_NUM >= 160000
+#include "utils/conffiles.h"
+#define nat_guc_variables(n) get_guc_variables(n)
+#define NAT_CONF_FILE_START_DEPTH CONF_FILE_START_DEPTH
+#else
+#define nat_guc_variables(n) (*(n) = GetNumConfigOptions(), get_guc_variables())
+#define NAT_CONF_FILE_START_DEPTH 0
+#endif
+
 #endif							/* NAT_COMPAT_H */

@@ -13,7 +13,9 @@
  * Limits are read from the C variables below, never through
  * current_setting(): a placeholder value set by an unprivileged role before
  * the library was loaded is re-checked (and refused) when we define the
- * variable here.
+ * variable here.  When that refused value came from the client's startup
+ * options, it had already displaced the administrator's values;
+ * guc_policy.c puts them back.
  *
  * IDENTIFICATION
  *		  src/guc.c
@@ -66,6 +68,9 @@ static bool check_allowed_functions(char **newval, void **extra, GucSource sourc
 void
 nat_define_settings(void)
 {
+	/* before the placeholders are replaced: see guc_policy.c */
+	nat_policy_before_define();
+
 	DefineCustomStringVariable("neon_ai_tools.enabled_tools",
 							   "Tools that ai_tool_list() shows and ai_tool_call() runs.",
 							   "A comma-separated list of tool names, or \"*\" for all tools.",
@@ -195,6 +200,8 @@ nat_define_settings(void)
 							   check_allowed_functions, NULL, NULL);
 
 	MarkGUCPrefixReserved("neon_ai_tools");
+
+	nat_policy_after_define();
 }
 
 /*

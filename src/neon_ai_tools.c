@@ -5,8 +5,10 @@
  *
  * Thin shells: they check the SQL-level arguments and hand over to the
  * registry (ai_tool_list) or the execution core (ai_tool_call).  Misuse of
- * the SQL API itself raises an ordinary ERROR; everything that goes wrong
- * inside a tool comes back as an error answer.
+ * the SQL API itself raises an ordinary ERROR, and so does every call in a
+ * session whose administrator's settings could not be restored after a
+ * refused startup option (guc_policy.c); everything that goes wrong inside
+ * a tool comes back as an error answer.
  *
  * IDENTIFICATION
  *		  src/neon_ai_tools.c
@@ -48,6 +50,7 @@ ai_tool_list(PG_FUNCTION_ARGS)
 {
 	char	   *format;
 
+	nat_policy_check();
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
@@ -68,6 +71,7 @@ ai_tool_call(PG_FUNCTION_ARGS)
 	char	   *name;
 	Jsonb	   *args;
 
+	nat_policy_check();
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),

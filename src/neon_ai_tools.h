@@ -79,6 +79,12 @@ extern void nat_guard_check_end(void);
 extern void nat_guard_end(void);
 extern bool nat_split_allowed_function(const char *entry, char **schema, char **name);
 
+/* ---- in guc_policy.c: the administrator's settings over startup options ---- */
+
+extern void nat_policy_before_define(void);
+extern void nat_policy_after_define(void);
+extern void nat_policy_check(void);
+
 /* ---- in registry.c: the tools and their parameter tables ---- */
 
 /* JSON types a parameter accepts (bit mask) */
