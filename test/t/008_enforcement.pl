@@ -13,15 +13,22 @@ use Time::HiRes qw(time);
 
 my $node = PostgreSQL::Test::Cluster->new('main');
 $node->init;
+# another extension's hooks in the same chain (pg_stat_statements uses the
+# executor and utility hooks) keep working while calls are guarded
+$node->append_conf('postgresql.conf',
+	"shared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track = all\npg_stat_statements.track_utility = on");
 $node->start;
 $node->safe_psql(
 	'postgres', q{
 	CREATE EXTENSION neon_ai_tools;
+	CREATE EXTENSION pg_stat_statements;
 	CREATE ROLE agent LOGIN;
 	CREATE TABLE orders (id int PRIMARY KEY, note text);
 	INSERT INTO orders VALUES (1, 'real');
 	GRANT SELECT, INSERT, UPDATE, DELETE ON orders TO agent;
 	CREATE TABLE private (id int);
+	CREATE TABLE granted (id int);
+	GRANT SELECT ON granted TO agent;
 	ALTER ROLE agent SET neon_ai_tools.read_only = on;
 });
 
@@ -72,7 +79,7 @@ is($bystander->query('SELECT 1'), '1',
 # privilege before lock: the lock holder does not make the call wait
 my $locker = $node->background_psql('postgres');
 $locker->query_safe('BEGIN');
-$locker->query_safe('LOCK TABLE private IN ACCESS EXCLUSIVE MODE');
+$locker->query_safe('LOCK TABLE private, granted IN ACCESS EXCLUSIVE MODE');
 foreach my $tool ('describe_table', 'select_query')
 {
 	my $start = time;
@@ -84,16 +91,26 @@ foreach my $tool ('describe_table', 'select_query')
 	cmp_ok($elapsed, '<', 2, "$tool answered without waiting for the lock");
 }
 # a role with a right still waits for the lock, up to its timeout
-$node->safe_psql('postgres', 'GRANT SELECT ON private TO agent');
 is( $node->safe_psql(
 		'postgres',
-		q{SELECT a ->> 'errorType' FROM ai_tool_call('select_query', '{"table": "private", "timeout_ms": 300}') a},
+		q{SELECT a ->> 'errorType' FROM ai_tool_call('select_query', '{"table": "granted", "timeout_ms": 300}') a},
 		extra_params => [ '-U', 'agent' ]),
 	'timeout',
 	'with SELECT granted, the call waits for the lock and times out');
 $locker->query_safe('COMMIT');
 $locker->quit;
 $bystander->quit;
+
+# the hook chain: pg_stat_statements saw the statements run inside a call,
+# a nested utility statement included
+$node->safe_psql('postgres', 'SELECT pg_stat_statements_reset()');
+$node->safe_psql('postgres',
+	q{SELECT ai_tool_call('execute_sql', $${"sql": "DO $d$BEGIN SET LOCAL work_mem = '5MB'; PERFORM count(*) FROM orders; END$d$"}$$)});
+is( $node->safe_psql(
+		'postgres', q{SELECT count(*) FROM pg_stat_statements
+		WHERE query LIKE 'SET LOCAL work_mem%' OR query LIKE 'SELECT count(*) FROM orders%'}),
+	'2',
+	'pg_stat_statements still sees nested statements run in a call');
 
 $node->stop;
 done_testing();
