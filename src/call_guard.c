@@ -26,7 +26,17 @@
  *   leave state in the session are refused in any call: LISTEN, UNLISTEN,
  *   PREPARE, DEALLOCATE, DISCARD, LOAD, DECLARE ... WITH HOLD, temporary
  *   objects, and SET/RESET other than SET LOCAL; NOTIFY in a read-only
- *   call.
+ *   call.  Deferred constraint triggers and SET CONSTRAINTS ... DEFERRED
+ *   are refused too: a deferred trigger fires at the caller's commit, after
+ *   the call and outside its guard.  So are triggers, rules, policies,
+ *   indexes and ALTER TABLE on the session's temporary tables.
+ *
+ * - planner_hook: the planner itself calls functions before anything is
+ *   executed (selectivity estimators evaluate an operator's function on a
+ *   column's statistics), so every function in the rewritten query (views,
+ *   rules and row-level security expanded) is vetted by the same rules
+ *   before planning.  Plans made during a call are never parallel:
+ *   parallel workers would run without the guard.
  *
  * ExecutorStart_hook is not used: it misses expressions evaluated without
  * an executor start (listed above), and the function hook sees everything
@@ -59,7 +69,9 @@
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_proc.h"
 #include "neon_ai_tools.h"
+#include "nodes/nodeFuncs.h"
 #include "nodes/parsenodes.h"
+#include "optimizer/planner.h"
 #include "tcop/utility.h"
 #include "utils/builtins.h"
 #include "utils/catcache.h"
@@ -153,8 +165,12 @@ typedef struct GuardState
 
 static GuardState guard;
 
+/* inside REFRESH MATERIALIZED VIEW CONCURRENTLY, whose diff table is temporary */
+static int	core_refresh_depth = 0;
+
 static object_access_hook_type prev_object_access_hook = NULL;
 static ProcessUtility_hook_type prev_ProcessUtility = NULL;
+static planner_hook_type prev_planner = NULL;
 
 /* ---- functions ---- */
 
@@ -172,16 +188,21 @@ is_read_only_builtin(const char *name)
 }
 
 /*
- * Functions that keep state in the session after they return: the
- * session-level advisory lock functions (the transaction-level ones end
- * with the caller's transaction, like any lock), and dblink's named
- * connections.
+ * Functions no call may run, because their effect outlives it or reaches
+ * beyond it: the session-level advisory lock functions (the
+ * transaction-level ones end with the caller's transaction, like any
+ * lock), setseed (the session's random sequence), dblink's named
+ * connections, and signalling backends (a cancel the agent sends to its own
+ * backend would cancel the caller's statement).
  */
 static bool
 leaves_session_state(Oid funcid, Form_pg_proc proc)
 {
 	switch (funcid)
 	{
+		case F_SETSEED:
+		case F_PG_CANCEL_BACKEND:
+		case F_PG_TERMINATE_BACKEND:
 		case F_PG_ADVISORY_LOCK_INT8:
 		case F_PG_ADVISORY_LOCK_SHARED_INT8:
 		case F_PG_TRY_ADVISORY_LOCK_INT8:
@@ -236,7 +257,7 @@ check_function(Oid funcid)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("function %s is not allowed in a tool call", name),
-				 errdetail("It keeps state in the session after the call (a session-level lock or connection), and a tool call leaves nothing behind."),
+				 errdetail("Its effect outlives the call or reaches beyond it (a session-level lock, connection or random seed, or a signal to a backend), and a tool call leaves nothing behind."),
 				 errhint("Use the transaction-level variant (pg_advisory_xact_lock), or do this outside tool calls.")));
 	}
 	if (guard.read_only && proc->provolatile == PROVOLATILE_VOLATILE &&
@@ -290,6 +311,40 @@ guard_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 		note_created(classId, objectId, subId);
 }
 
+/* ---- planning ---- */
+
+static bool
+vet_function(Oid funcid, void *context)
+{
+	check_function(funcid);
+	return false;
+}
+
+/* every function, operator and aggregate in the query, at every level */
+static bool
+vet_query_walker(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Query))
+		return query_tree_walker((Query *) node, vet_query_walker, context, 0);
+	(void) check_functions_in_node(node, vet_function, context);
+	return expression_tree_walker(node, vet_query_walker, context);
+}
+
+static PlannedStmt *
+guard_planner(NAT_PLANNER_ARGS)
+{
+	if (guard.active)
+	{
+		(void) vet_query_walker((Node *) parse, NULL);
+		cursorOptions &= ~CURSOR_OPT_PARALLEL_OK;
+	}
+	if (prev_planner)
+		return prev_planner(NAT_PLANNER_PASS(cursorOptions));
+	return standard_planner(NAT_PLANNER_PASS(cursorOptions));
+}
+
 /* ---- utility statements ---- */
 
 static bool
@@ -307,12 +362,36 @@ rangevar_is_temp(RangeVar *rv)
 		(rv->relpersistence == RELPERSISTENCE_TEMP || names_temp_schema(rv->schemaname));
 }
 
+/* does rv name an existing temporary relation (the session's own)? */
+static bool
+rangevar_is_temp_relation(RangeVar *rv)
+{
+	Oid			relid;
+
+	if (rv == NULL)
+		return false;
+	if (rangevar_is_temp(rv))
+		return true;
+	relid = RangeVarGetRelid(rv, NoLock, true);
+	return OidIsValid(relid) && isAnyTempNamespace(get_rel_namespace(relid));
+}
+
 /*
  * Why a utility statement may not run in a call, or NULL if it may.
  */
 static const char *
 refused_utility(Node *stmt)
 {
+	/*
+	 * Core's REFRESH ... CONCURRENTLY makes, alters and drops a temporary
+	 * diff table itself; a temporary object that would survive is still
+	 * caught when the call ends.
+	 */
+	if (core_refresh_depth > 0 &&
+		(IsA(stmt, CreateStmt) || IsA(stmt, CreateTableAsStmt) ||
+		 IsA(stmt, IndexStmt) || IsA(stmt, AlterTableStmt)))
+		return NULL;
+
 	switch (nodeTag(stmt))
 	{
 		case T_ListenStmt:
@@ -355,9 +434,47 @@ refused_utility(Node *stmt)
 		case T_CreateSeqStmt:
 			return rangevar_is_temp(((CreateSeqStmt *) stmt)->sequence) ?
 				"CREATE TEMPORARY SEQUENCE" : NULL;
+		case T_CreateTrigStmt:
+			{
+				CreateTrigStmt *ct = (CreateTrigStmt *) stmt;
+
+				if (ct->deferrable || ct->initdeferred)
+					return "a deferrable constraint trigger (it would fire at the caller's commit, after the call)";
+				return rangevar_is_temp_relation(ct->relation) ?
+					"a trigger on a temporary table" : NULL;
+			}
+		case T_ConstraintsSetStmt:
+			return ((ConstraintsSetStmt *) stmt)->deferred ?
+				"SET CONSTRAINTS ... DEFERRED (deferred checks would run at the caller's commit, after the call)" : NULL;
+		case T_RuleStmt:
+			return rangevar_is_temp_relation(((RuleStmt *) stmt)->relation) ?
+				"a rule on a temporary table" : NULL;
+		case T_CreatePolicyStmt:
+			return rangevar_is_temp_relation(((CreatePolicyStmt *) stmt)->table) ?
+				"a policy on a temporary table" : NULL;
+		case T_IndexStmt:
+			return rangevar_is_temp_relation(((IndexStmt *) stmt)->relation) ?
+				"an index on a temporary table" : NULL;
+		case T_AlterTableStmt:
+			return rangevar_is_temp_relation(((AlterTableStmt *) stmt)->relation) ?
+				"ALTER on a temporary table" : NULL;
 		default:
 			return NULL;
 	}
+}
+
+static void
+run_utility(PlannedStmt *pstmt, const char *queryString,
+			bool readOnlyTree, ProcessUtilityContext context,
+			ParamListInfo params, QueryEnvironment *queryEnv,
+			DestReceiver *dest, QueryCompletion *qc)
+{
+	if (prev_ProcessUtility)
+		prev_ProcessUtility(pstmt, queryString, readOnlyTree, context,
+							params, queryEnv, dest, qc);
+	else
+		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
+								params, queryEnv, dest, qc);
 }
 
 static void
@@ -378,12 +495,24 @@ guard_process_utility(PlannedStmt *pstmt, const char *queryString,
 					 errdetail("A tool call leaves nothing behind in the session: no listeners, prepared statements, held cursors, temporary objects or session settings."),
 					 errhint("Use SET LOCAL for settings, and ordinary tables or CTEs instead of temporary ones.")));
 	}
-	if (prev_ProcessUtility)
-		prev_ProcessUtility(pstmt, queryString, readOnlyTree, context,
-							params, queryEnv, dest, qc);
+	if (guard.active && IsA(pstmt->utilityStmt, RefreshMatViewStmt) &&
+		((RefreshMatViewStmt *) pstmt->utilityStmt)->concurrent)
+	{
+		core_refresh_depth++;
+		PG_TRY();
+		{
+			run_utility(pstmt, queryString, readOnlyTree, context, params,
+						queryEnv, dest, qc);
+		}
+		PG_FINALLY();
+		{
+			core_refresh_depth--;
+		}
+		PG_END_TRY();
+	}
 	else
-		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
-								params, queryEnv, dest, qc);
+		run_utility(pstmt, queryString, readOnlyTree, context, params,
+					queryEnv, dest, qc);
 }
 
 /* ---- the call ---- */
@@ -536,19 +665,12 @@ nat_guard_check_end(void)
 void
 nat_guard_end(void)
 {
+	core_refresh_depth = 0;
 	guard.active = false;
 	guard.read_only = false;
 	guard.created = NIL;
 	guard.allowed = NIL;
 	guard.cxt = NULL;
-}
-
-/* a call ended by an error past our handler must not leave the guard on */
-static void
-guard_xact_callback(XactEvent event, void *arg)
-{
-	if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT)
-		nat_guard_end();
 }
 
 void
@@ -563,5 +685,6 @@ nat_guard_install(void)
 	object_access_hook = guard_object_access;
 	prev_ProcessUtility = ProcessUtility_hook;
 	ProcessUtility_hook = guard_process_utility;
-	RegisterXactCallback(guard_xact_callback, NULL);
+	prev_planner = planner_hook;
+	planner_hook = guard_planner;
 }

@@ -113,6 +113,21 @@ nat_jsonb_push_compat(NatJsonb *b, JsonbIteratorToken tok, JsonbValue *v)
 }
 
 /*
+ * planner_hook: 19 passes the EXPLAIN state as a fifth argument.
+ * NAT_PLANNER_ARGS declares the hook's parameters, NAT_PLANNER_PASS(opts)
+ * passes them on with the cursor options replaced.
+ */
+#if PG_VERSION_NUM >= 190000
+#define NAT_PLANNER_ARGS Query *parse, const char *query_string, \
+	int cursorOptions, ParamListInfo boundParams, ExplainState *es
+#define NAT_PLANNER_PASS(opts) parse, query_string, (opts), boundParams, es
+#else
+#define NAT_PLANNER_ARGS Query *parse, const char *query_string, \
+	int cursorOptions, ParamListInfo boundParams
+#define NAT_PLANNER_PASS(opts) parse, query_string, (opts), boundParams
+#endif
+
+/*
  * Our per-call timer re-fires every 100 ms after its deadline, so that user
  * code which swallows one cancel is still stopped (enable_timeout_every()
  * exists from 15 on).

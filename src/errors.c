@@ -22,6 +22,7 @@
 #include "access/htup_details.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_constraint.h"
+#include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -294,7 +295,9 @@ nat_clear_pending_error(void)
 }
 
 /*
- * The column names of a constraint's key (conkey), as "a, b".
+ * The column names of a constraint's key (conkey), as "a, b"; NULL if the
+ * caller may not read one of them (the answer then names none: PostgreSQL
+ * checks no privilege before naming a constraint's columns).
  */
 static char *
 constraint_columns(HeapTuple tuple, Oid relid, List **names)
@@ -313,10 +316,18 @@ constraint_columns(HeapTuple tuple, Oid relid, List **names)
 					  &elems, NULL, &n);
 	for (i = 0; i < n; i++)
 	{
-		char	   *att = get_attname(relid, DatumGetInt16(elems[i]), true);
+		AttrNumber	attnum = DatumGetInt16(elems[i]);
+		char	   *att = get_attname(relid, attnum, true);
 
 		if (att == NULL)
 			continue;
+		if (pg_attribute_aclcheck(relid, attnum, GetUserId(), ACL_SELECT) != ACLCHECK_OK &&
+			pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+		{
+			list_free(*names);
+			*names = NIL;
+			return NULL;
+		}
 		appendStringInfo(&buf, "%s%s", buf.len > 0 ? ", " : "", att);
 		*names = lappend(*names, att);
 	}
@@ -368,6 +379,11 @@ nat_explain_constraint_error(ErrorData *edata, ToolCall *call, List **affected,
 	con = (Form_pg_constraint) GETSTRUCT(tuple);
 	table = quote_qualified_identifier(edata->schema_name, edata->table_name);
 	columns = constraint_columns(tuple, relid, &names);
+	if (columns == NULL)
+	{
+		ReleaseSysCache(tuple);
+		return;
+	}
 	foreach(lc, names)
 		*affected = lappend(*affected, psprintf("%s.%s", table, quote_identifier(lfirst(lc))));
 

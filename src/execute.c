@@ -48,6 +48,46 @@
 /* calls in progress in this backend: tools do not nest */
 static int	call_depth = 0;
 
+/* the caller's subtransaction when the call began */
+static SubTransactionId call_caller_subid = InvalidSubTransactionId;
+
+/*
+ * Forget the call in progress.  Normally the call's own handler does this;
+ * an error that escapes it (one raised while the error answer is built)
+ * aborts the caller's transaction or subtransaction instead, and the abort
+ * callbacks below reset the state so the session can call tools again.
+ */
+static void
+forget_call(void)
+{
+	call_depth = 0;
+	call_caller_subid = InvalidSubTransactionId;
+	nat_set_error_context(NULL);
+	nat_guard_end();
+}
+
+static void
+call_xact_callback(XactEvent event, void *arg)
+{
+	if (call_depth > 0 && (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT))
+		forget_call();
+}
+
+static void
+call_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
+					  SubTransactionId parentSubid, void *arg)
+{
+	if (call_depth > 0 && event == SUBXACT_EVENT_ABORT_SUB && mySubid == call_caller_subid)
+		forget_call();
+}
+
+void
+nat_execute_install(void)
+{
+	RegisterXactCallback(call_xact_callback, NULL);
+	RegisterSubXactCallback(call_subxact_callback, NULL);
+}
+
 /*
  * Effective time limit of the call: the timeout_ms argument, or the
  * neon_ai_tools.timeout default, never above neon_ai_tools.max_timeout.
@@ -238,6 +278,7 @@ nat_run_tool_call(const char *name, Jsonb *args)
 	nat_conversion_reset();
 
 	call_depth++;
+	call_caller_subid = GetCurrentSubTransactionId();
 	BeginInternalSubTransaction(NULL);
 	MemoryContextSwitchTo(callcxt);
 

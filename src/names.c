@@ -33,6 +33,7 @@
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
 #include "parser/scansup.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
@@ -410,29 +411,103 @@ lock_relation(const char *schema, const char *relname, const char *path)
 	return relid;
 }
 
+/* what a name in a column reference ("t" of "t.c") stands for in a statement */
+typedef struct RefnameSearch
+{
+	const char *refname;
+	List	   *relids;			/* tables and views it names */
+	bool		opaque;			/* also something else: a subquery, a CTE ... */
+} RefnameSearch;
+
+static bool
+find_refname(Node *node, RefnameSearch *search)
+{
+	Alias	   *alias = NULL;
+
+	if (node == NULL)
+		return false;
+	if (IsA(node, RangeVar))
+	{
+		RangeVar   *rv = (RangeVar *) node;
+
+		if (strcmp(rv->alias ? rv->alias->aliasname : rv->relname, search->refname) == 0)
+		{
+			Oid			relid = RangeVarGetRelid(rv, NoLock, true);
+
+			if (OidIsValid(relid))
+				search->relids = lappend_oid(search->relids, relid);
+			else
+				search->opaque = true;
+		}
+		return false;
+	}
+	if (IsA(node, RangeSubselect))
+		alias = ((RangeSubselect *) node)->alias;
+	else if (IsA(node, RangeFunction))
+		alias = ((RangeFunction *) node)->alias;
+	else if (IsA(node, RangeTableFunc))
+		alias = ((RangeTableFunc *) node)->alias;
+	else if (IsA(node, JoinExpr))
+		alias = ((JoinExpr *) node)->alias;
+	else if (IsA(node, CommonTableExpr) &&
+			 strcmp(((CommonTableExpr *) node)->ctename, search->refname) == 0)
+		search->opaque = true;
+	if (alias && strcmp(alias->aliasname, search->refname) == 0)
+		search->opaque = true;
+	return raw_expression_tree_walker(node, find_refname, search);
+}
+
+/*
+ * The tables and views refname stands for in the statements of sql; NIL if
+ * it also stands for anything else, or is not found.
+ */
+static List *
+relations_called(const char *sql, const char *refname)
+{
+	RefnameSearch search = {refname, NIL, false};
+	ListCell   *lc;
+
+	foreach(lc, nat_raw_parser(sql))
+	{
+		Node	   *stmt = lfirst_node(RawStmt, lc)->stmt;
+
+		if (IsA(stmt, ExplainStmt))
+			stmt = ((ExplainStmt *) stmt)->query;
+		if (IsA(stmt, SelectStmt) || IsA(stmt, InsertStmt) ||
+			IsA(stmt, UpdateStmt) || IsA(stmt, DeleteStmt) || IsA(stmt, MergeStmt))
+			(void) find_refname(stmt, &search);
+		else
+			search.opaque = true;	/* nested code: its names are not here */
+	}
+	return search.opaque ? NIL : search.relids;
+}
+
 /*
  * May PostgreSQL's hint be shown to the caller?  Core's "Perhaps you meant
  * to reference the column "t.c"" names columns of the tables in the
  * statement whether or not the role may read them (privileges are checked
- * later, at execution).  Such a hint is shown only when every column it
- * names belongs to a relation found by that name whose column the caller
- * may select; an alias or a name that cannot be told apart (a dot or quote
- * inside a name) drops the hint.  Other hints are kept.
+ * later, at execution).  Such a hint is shown only when each "t" is found in
+ * the statement that ran (sql) as a name or alias of tables and views only,
+ * and the caller may select column "c" of every one of them.  Anything
+ * else (a subquery's alias, a name from nested code, a name with a dot or
+ * quote in it) drops the hint.  Other hints are kept.
  */
 bool
-nat_hint_is_shareable(const char *hint)
+nat_hint_is_shareable(const char *hint, const char *sql)
 {
 	const char *p;
 
 	if (hint == NULL || strncmp(hint, "Perhaps you meant to reference the column", 41) != 0)
 		return true;
+	if (sql == NULL)
+		return false;
 	for (p = strchr(hint, '"'); p != NULL; p = strchr(p, '"'))
 	{
 		const char *end = strchr(p + 1, '"');
 		char	   *item;
 		char	   *dot;
-		Oid			relid;
-		AttrNumber	attnum;
+		List	   *relids;
+		ListCell   *lc;
 
 		if (end == NULL)
 			return false;
@@ -442,14 +517,19 @@ nat_hint_is_shareable(const char *hint)
 		if (dot == NULL || strchr(dot + 1, '.') != NULL)
 			return false;
 		*dot = '\0';
-		relid = lookup_relation(NULL, item);
-		if (!OidIsValid(relid))
+		relids = relations_called(sql, item);
+		if (relids == NIL)
 			return false;
-		attnum = get_attnum(relid, dot + 1);
-		if (attnum == InvalidAttrNumber ||
-			(pg_attribute_aclcheck(relid, attnum, GetUserId(), ACL_SELECT) != ACLCHECK_OK &&
-			 pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK))
-			return false;
+		foreach(lc, relids)
+		{
+			Oid			relid = lfirst_oid(lc);
+			AttrNumber	attnum = get_attnum(relid, dot + 1);
+
+			if (attnum == InvalidAttrNumber ||
+				(pg_attribute_aclcheck(relid, attnum, GetUserId(), ACL_SELECT) != ACLCHECK_OK &&
+				 pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK))
+				return false;
+		}
 	}
 	return true;
 }

@@ -38,6 +38,7 @@ _PG_init(void)
 {
 	nat_define_settings();
 	nat_guard_install();
+	nat_execute_install();
 }
 
 /*

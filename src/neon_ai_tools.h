@@ -74,6 +74,7 @@ extern bool nat_tool_enabled(const char *name);
 /* ---- in call_guard.c: what statements run for a call may do ---- */
 
 extern void nat_guard_install(void);
+extern void nat_execute_install(void);
 extern void nat_guard_begin(bool read_only, MemoryContext cxt);
 extern void nat_guard_check_end(void);
 extern void nat_guard_end(void);
@@ -271,7 +272,7 @@ extern AttrNumber nat_resolve_column(Oid relid, const char *name, const char *pa
 extern List *nat_split_top_level(const char *text, char sep);
 extern char *nat_read_identifier(const char **p, bool *quoted);
 extern char *nat_relation_display_name(Oid relid);
-extern bool nat_hint_is_shareable(const char *hint);
+extern bool nat_hint_is_shareable(const char *hint, const char *sql);
 extern Oid	nat_resolve_call_table(struct ToolCall *call);
 
 /* ---- in deparse.c: SQL text generation (postgres_fdw style) ---- */

@@ -15,6 +15,7 @@
  */
 #include "postgres.h"
 
+#include "mb/pg_wchar.h"
 #include "neon_ai_tools.h"
 #include "utils/formatting.h"
 #include "utils/elog.h"
@@ -193,6 +194,25 @@ default_suggestion(ToolCall *call, const char *error_type,
 }
 
 /*
+ * Texts copied from an error into an answer are cut at this many bytes: a
+ * message can be as long as the value it quotes, and an answer too big for
+ * jsonb would fail while the error is being answered.
+ */
+#define ERROR_TEXT_MAX 8192
+
+static const char *
+clip_text(const char *text)
+{
+	size_t		len;
+	int			keep;
+
+	if (text == NULL || (len = strlen(text)) <= ERROR_TEXT_MAX)
+		return text;
+	keep = pg_mbcliplen(text, (int) len, ERROR_TEXT_MAX);
+	return psprintf("%.*s... (%zu more bytes)", keep, text, len - keep);
+}
+
+/*
  * Build the error answer from a PostgreSQL error (edata) or, when err is
  * set, from a failure the extension found itself.
  */
@@ -236,9 +256,11 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED && !call->timed_out)
 			cat = nat_category_of("unknown_error");
 		/* a message may echo a connection string (dblink, postgres_fdw) */
-		message = nat_mask_secrets(edata->message ? edata->message : "unknown error");
+		message = nat_mask_secrets(edata->message ? clip_text(edata->message) : "unknown error");
 		/* never a hint naming a column the role may not read */
-		hint = nat_hint_is_shareable(edata->hint) ? edata->hint : NULL;
+		hint = nat_hint_is_shareable(edata->hint,
+									 call->query_source ? call->query_source : call->query) ?
+			clip_text(edata->hint) : NULL;
 		column = edata->column_name;
 		if (call->timed_out)
 			message = psprintf("the tool call exceeded its time limit of %d ms",
@@ -325,7 +347,7 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 		nat_push_key(&state, "details");
 		nat_jsonb_push(&state, WJB_BEGIN_OBJECT, NULL);
 		if (!err && edata->detail)
-			nat_push_string(&state, "detail", nat_mask_secrets(edata->detail));
+			nat_push_string(&state, "detail", nat_mask_secrets(clip_text(edata->detail)));
 		if (hint)
 			nat_push_string(&state, "hint", hint);
 		if (!err && edata->constraint_name)
@@ -337,7 +359,7 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 		if (position > 0)
 			nat_push_int(&state, "position", position);
 		if (call->query)
-			nat_push_string(&state, "query", call->query);
+			nat_push_string(&state, "query", clip_text(call->query));
 		nat_jsonb_push(&state, WJB_END_OBJECT, NULL);
 	}
 	return JsonbValueToJsonb(nat_jsonb_push(&state, WJB_END_OBJECT, NULL));

@@ -99,13 +99,14 @@ const ToolDef nat_tool_list_tables = {
 
 /*
  * Is nspid a schema whose tables an agent may be shown by default?  Not
- * the system's, nor another session's temporary schema.
+ * the system's, nor a temporary schema: the tools never resolve a name to
+ * a temporary table, so listing one would offer what cannot be used.
  */
 static bool
 listable_schema(Oid nspid)
 {
 	return !IsCatalogNamespace(nspid) && !IsToastNamespace(nspid) &&
-		!isOtherTempNamespace(nspid) &&
+		!isAnyTempNamespace(nspid) &&
 		strcmp(get_namespace_name(nspid), "information_schema") != 0;
 }
 
@@ -232,7 +233,7 @@ list_tables(ToolCall *call)
 		appendStringInfoString(&sql,
 							   " AND n.nspname OPERATOR(pg_catalog.<>) ALL ('{pg_catalog,information_schema}'::pg_catalog.name[])"
 							   " AND n.nspname OPERATOR(pg_catalog.!~) '^pg_toast'"
-							   " AND NOT pg_catalog.pg_is_other_temp_schema(n.oid)");
+							   " AND n.nspname OPERATOR(pg_catalog.!~) '^pg_temp_'");
 
 	if (pattern)
 	{

@@ -144,6 +144,65 @@ SELECT ai_tool_call('insert_data', '{"table": "enf.log", "rows": {"entry": "x"}}
 SELECT enf.rw($q$DO $$BEGIN SET LOCAL work_mem = '66MB'; PERFORM pg_advisory_xact_lock(14); END$$$q$) ->> 'status' AS allowed;
 SELECT * FROM enf.state;
 
+-- what would run after the call, at the caller's commit, is refused too
+RESET ROLE;
+GRANT CREATE ON SCHEMA enf TO regress_enf_agent;
+SET ROLE regress_enf_agent;
+SELECT ai_tool_call('execute_sql', jsonb_build_object('mode', 'multiple', 'sql',
+  $q$CREATE TABLE enf.t (id int); CREATE FUNCTION enf.late() RETURNS trigger LANGUAGE plpgsql AS $f$BEGIN EXECUTE 'LISTEN evil'; RETURN NULL; END$f$; CREATE CONSTRAINT TRIGGER late AFTER INSERT ON enf.t DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION enf.late()$q$)) ->> 'error' AS deferred_trigger;
+SELECT ai_tool_call('execute_sql', $j${"mode": "multiple", "sql": "SET CONSTRAINTS ALL DEFERRED; SELECT 1"}$j$) ->> 'error' AS set_constraints_deferred;
+SELECT enf.rw($q$DO $$BEGIN SET CONSTRAINTS ALL DEFERRED; END$$$q$) ->> 'error' AS nested_set_constraints;
+-- signalling a backend (its own included) and reseeding random() reach beyond the call
+BEGIN;
+SELECT enf.rw('SELECT pg_cancel_backend(pg_backend_pid()), pg_sleep(0.2)') ->> 'error' AS cancel_own_backend;
+SELECT enf.rw('SELECT setseed(0.42)') ->> 'error' AS setseed;
+SELECT count(*) AS transaction_still_usable FROM enf.orders;
+COMMIT;
+-- functions the planner calls itself: an operator whose selectivity
+-- estimator evaluates it on the column's statistics, through a view
+RESET ROLE;
+CREATE TABLE enf.keys (k int);
+INSERT INTO enf.keys SELECT 4242 FROM generate_series(1, 100);
+ANALYZE enf.keys;
+CREATE OPERATOR enf.==> (LEFTARG = int, RIGHTARG = int, FUNCTION = pg_catalog.pg_try_advisory_lock, RESTRICT = eqsel);
+CREATE VIEW enf.planner_view AS SELECT * FROM enf.keys WHERE k OPERATOR(enf.==>) 7;
+GRANT SELECT ON enf.keys, enf.planner_view TO regress_enf_agent;
+SET ROLE regress_enf_agent;
+SELECT ai_tool_call('select_query', '{"table": "enf.planner_view", "limit": 1}') ->> 'error' AS planner_time_call;
+SELECT ai_tool_call('explain_query', '{"sql": "SELECT * FROM enf.planner_view"}') ->> 'error' AS explain_planner_time_call;
+SELECT count(*) AS advisory_locks FROM pg_locks WHERE locktype = 'advisory';
+-- plans made in a call are never parallel: workers would run unguarded
+RESET ROLE;
+CREATE TABLE enf.big AS SELECT g AS id FROM generate_series(1, 50000) g;
+ANALYZE enf.big;
+GRANT SELECT ON enf.big TO regress_enf_agent;
+CREATE FUNCTION enf.plan_has_gather(q text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE line text;
+BEGIN
+  FOR line IN EXECUTE 'EXPLAIN ' || q LOOP
+    IF line LIKE '%Gather%' THEN RETURN true; END IF;
+  END LOOP;
+  RETURN false;
+END $$;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET ROLE regress_enf_agent;
+SELECT enf.plan_has_gather('SELECT count(*) FROM enf.big') AS parallel_outside_a_call;
+SELECT (ai_tool_call('explain_query', '{"sql": "SELECT count(*) FROM enf.big"}') -> 'data')::text LIKE '%Gather%' AS parallel_in_a_call;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+-- REFRESH ... CONCURRENTLY makes its own temporary diff table: allowed
+RESET ROLE;
+CREATE MATERIALIZED VIEW enf.order_count AS SELECT 1 AS k, count(*) AS n FROM enf.orders;
+CREATE UNIQUE INDEX ON enf.order_count (k);
+SELECT ai_tool_call('execute_sql', '{"sql": "REFRESH MATERIALIZED VIEW CONCURRENTLY enf.order_count"}') ->> 'status' AS refresh_concurrently;
+SET ROLE regress_enf_agent;
+SELECT * FROM enf.state;
+
 -- 3. a temporary table the caller made never stands in for the real one
 RESET ROLE;
 SET ROLE regress_enf_agent;
@@ -154,6 +213,10 @@ SELECT ai_tool_call('select_query', '{"table": "orders", "order_by": "id"}') -> 
 SELECT ai_tool_call('insert_data', '{"table": "orders", "rows": {"id": 3, "note": "agent"}}') ->> 'table' AS writes_the_real_table;
 SELECT ai_tool_call('describe_table', '{"table": "orders"}') -> 'data' -> 0 ->> 'schema' AS describes_the_real_table;
 SELECT ai_tool_call('select_query', '{"table": "pg_temp.orders"}') ->> 'errorType' AS pg_temp_is_not_found;
+SELECT ai_tool_call('list_tables', '{"pattern": "orders"}') -> 'data' AS lists_only_the_real_table;
+SELECT enf.rw('CREATE INDEX ON pg_temp.orders (note)') ->> 'error' AS index_on_temp;
+SELECT enf.rw($q$DO $$BEGIN CREATE TRIGGER tr BEFORE INSERT ON orders FOR EACH ROW EXECUTE FUNCTION enf.lock_trigger(); END$$$q$) ->> 'error' AS trigger_on_temp;
+SELECT enf.rw($q$DO $$BEGIN EXECUTE 'ALTER TABLE pg_temp.orders ADD COLUMN x int'; END$$$q$) ->> 'error' AS alter_temp;
 SELECT note FROM pg_temp.orders;
 SELECT note FROM enf.orders ORDER BY id;
 DROP TABLE pg_temp.orders;
@@ -188,6 +251,26 @@ FROM enf.rw('SELECT sn FROM users') r;
 -- a column it may read is still suggested
 SELECT r ->> 'suggestion' AS suggestion
 FROM enf.rw('SELECT nme FROM users') r;
+-- an alias that is also the name of another, readable table does not fool it
+RESET ROLE;
+CREATE TABLE enf.pub (id int, ssn text);
+GRANT SELECT ON enf.pub TO regress_enf_agent;
+SET ROLE regress_enf_agent;
+SELECT r::text LIKE '%ssn%' AS names_ssn
+FROM enf.rw('SELECT pub.sn FROM users AS pub') r;
+-- constraint errors name only columns the role may read
+RESET ROLE;
+CREATE TABLE enf.parent (id int PRIMARY KEY);
+INSERT INTO enf.parent VALUES (1);
+CREATE TABLE enf.payroll (secret_ref int CONSTRAINT c1 REFERENCES enf.parent);
+INSERT INTO enf.payroll VALUES (1);
+GRANT SELECT, DELETE ON enf.parent TO regress_enf_agent;
+SET ROLE regress_enf_agent;
+SELECT r ->> 'errorType' AS error_type, r::text LIKE '%secret_ref%' AS names_secret_ref
+FROM ai_tool_call('delete_data', '{"table": "enf.parent", "where": {"id": 1}}') r;
+-- error texts are cut: an answer always fits
+SELECT length(r ->> 'error') < 9000 AS clipped, r ->> 'errorType' AS error_type
+FROM enf.rw($q$SELECT repeat('x', 100000)::int$q$) r;
 RESET search_path;
 
 RESET ROLE;
