@@ -58,8 +58,8 @@ is(agent_call(qq{SELECT query_to_xml('SELECT pg_notify(''c'', ''from the call'')
 is( agent_call(
 		qq{SELECT query_to_xml('SELECT pg_terminate_backend($bystander_pid)', true, true, '')}
 	),
-	'read_only_violation',
-	'query_to_xml: pg_terminate_backend of another session refused');
+	'permission_denied',
+	'query_to_xml: pg_terminate_backend of another session refused (in any call)');
 is(agent_call(qq{SELECT * FROM ts_stat('SELECT to_tsvector(pg_advisory_lock(4243)::text)')}),
 	'permission_denied', 'ts_stat: a session advisory lock refused');
 
