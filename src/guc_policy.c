@@ -245,7 +245,9 @@ nat_policy_after_define(void)
 				(errmsg("neon_ai_tools: the client's value of %s was refused; %s",
 						refused.data,
 						policy_broken ? "tool calls are refused in this session" :
-						"the administrator's settings were applied again")));
+						"the administrator's settings (roles, databases, configuration files) were applied again"),
+				 policy_broken ? 0 :
+				 errdetail("Values given on the server's command line or in its environment are not restored.")));
 		list_free(refused_variables);
 		refused_variables = NIL;
 	}

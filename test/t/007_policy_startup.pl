@@ -324,7 +324,7 @@ check_fail_closed('late load');
 
 # the server log says what happened
 like(slurp_file($node->logfile),
-	qr/LOG:  neon_ai_tools: the client's value of neon_ai_tools\.audit, neon_ai_tools\.enabled_tools, .*neon_ai_tools\.require_ssl was refused; the administrator's settings were applied again/,
+	qr/LOG:  neon_ai_tools: the client's value of neon_ai_tools\.audit, neon_ai_tools\.enabled_tools, .*neon_ai_tools\.require_ssl was refused; the administrator's settings \(roles, databases, configuration files\) were applied again/,
 	'the server log names the refused settings');
 
 # a role granted SET on one parameter keeps that one -c, and only that one
