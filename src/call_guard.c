@@ -60,6 +60,7 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/transam.h"
 #include "access/table.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
@@ -193,7 +194,8 @@ is_read_only_builtin(const char *name)
  * transaction-level ones end with the caller's transaction, like any
  * lock), setseed (the session's random sequence), dblink's named
  * connections, and signalling backends (a cancel the agent sends to its own
- * backend would cancel the caller's statement).
+ * backend would cancel the caller's statement).  proc may be NULL for a
+ * built-in function: only OIDs are tested then.
  */
 static bool
 leaves_session_state(Oid funcid, Form_pg_proc proc)
@@ -218,61 +220,87 @@ leaves_session_state(Oid funcid, Form_pg_proc proc)
 		case F_PG_ADVISORY_UNLOCK_ALL:
 			return true;
 	}
-	return proc->prolang == ClanguageId &&
+	return proc != NULL && proc->prolang == ClanguageId &&
 		(strcmp(NameStr(proc->proname), "dblink_connect") == 0 ||
 		 strcmp(NameStr(proc->proname), "dblink_connect_u") == 0);
 }
 
 /*
- * May a read-only call run this volatile function?
+ * What a read-only call may make of a built-in function (OID below
+ * FirstGenbkiObjectId: defined by pg_proc.dat, so its volatility never
+ * changes): worked out once per backend, then a table lookup, so the
+ * function hook costs no catalog access on the hot path.
  */
-static bool
-allowed_read_only(Oid funcid, Form_pg_proc proc)
+typedef enum BuiltinVerdict
 {
-	if (proc->pronamespace == PG_CATALOG_NAMESPACE &&
-		is_read_only_builtin(NameStr(proc->proname)))
-		return true;
-	return list_member_oid(guard.allowed, funcid);
+	BUILTIN_UNKNOWN = 0,
+	BUILTIN_READ_ONLY,			/* immutable, stable or on the allow-list */
+	BUILTIN_WRITES				/* volatile and not on the allow-list */
+} BuiltinVerdict;
+
+static uint8 builtin_verdicts[FirstGenbkiObjectId];
+
+static void
+refuse_session_state(Oid funcid)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("function %s is not allowed in a tool call", format_procedure(funcid)),
+			 errdetail("Its effect outlives the call or reaches beyond it (a session-level lock, connection or random seed, or a signal to a backend), and a tool call leaves nothing behind."),
+			 errhint("Use the transaction-level variant (pg_advisory_xact_lock), or do this outside tool calls.")));
+}
+
+static void
+refuse_read_only(Oid funcid)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+			 errmsg("function %s is not allowed in a read-only tool call", format_procedure(funcid)),
+			 errdetail("It is volatile, so it may change data or the session, and it is not on the read-only allow-list."),
+			 errhint("Read the data without it, or call the tool without read_only where writing is allowed.")));
 }
 
 /*
- * Vet a function the executor is about to call.
+ * Vet a function the executor or the planner is about to call.
  */
 static void
 check_function(Oid funcid)
 {
 	HeapTuple	tuple;
 	Form_pg_proc proc;
+	bool		session_state;
+	bool		writes;
+
+	if (funcid < FirstGenbkiObjectId)
+	{
+		if (leaves_session_state(funcid, NULL))
+			refuse_session_state(funcid);
+		if (!guard.read_only || builtin_verdicts[funcid] == BUILTIN_READ_ONLY)
+			return;
+		if (builtin_verdicts[funcid] == BUILTIN_WRITES)
+		{
+			if (!list_member_oid(guard.allowed, funcid))
+				refuse_read_only(funcid);
+			return;
+		}
+	}
 
 	tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
 	if (!HeapTupleIsValid(tuple))
 		return;					/* not ours to report; the caller will */
 	proc = (Form_pg_proc) GETSTRUCT(tuple);
-
-	if (leaves_session_state(funcid, proc))
-	{
-		char	   *name = format_procedure(funcid);
-
-		ReleaseSysCache(tuple);
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("function %s is not allowed in a tool call", name),
-				 errdetail("Its effect outlives the call or reaches beyond it (a session-level lock, connection or random seed, or a signal to a backend), and a tool call leaves nothing behind."),
-				 errhint("Use the transaction-level variant (pg_advisory_xact_lock), or do this outside tool calls.")));
-	}
-	if (guard.read_only && proc->provolatile == PROVOLATILE_VOLATILE &&
-		!allowed_read_only(funcid, proc))
-	{
-		char	   *name = format_procedure(funcid);
-
-		ReleaseSysCache(tuple);
-		ereport(ERROR,
-				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
-				 errmsg("function %s is not allowed in a read-only tool call", name),
-				 errdetail("It is volatile, so it may change data or the session, and it is not on the read-only allow-list."),
-				 errhint("Read the data without it, or call the tool without read_only where writing is allowed.")));
-	}
+	session_state = leaves_session_state(funcid, proc);
+	writes = proc->provolatile == PROVOLATILE_VOLATILE &&
+		!(proc->pronamespace == PG_CATALOG_NAMESPACE &&
+		  is_read_only_builtin(NameStr(proc->proname)));
 	ReleaseSysCache(tuple);
+
+	if (funcid < FirstGenbkiObjectId)
+		builtin_verdicts[funcid] = writes ? BUILTIN_WRITES : BUILTIN_READ_ONLY;
+	if (session_state)
+		refuse_session_state(funcid);
+	if (guard.read_only && writes && !list_member_oid(guard.allowed, funcid))
+		refuse_read_only(funcid);
 }
 
 /*

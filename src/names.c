@@ -36,6 +36,7 @@
 #include "nodes/nodeFuncs.h"
 #include "parser/scansup.h"
 #include "storage/lmgr.h"
+#include "storage/sinval.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/formatting.h"
@@ -387,6 +388,7 @@ lock_relation(const char *schema, const char *relname, const char *path)
 	while (OidIsValid(relid))
 	{
 		Oid			again;
+		uint64		inval_count;
 
 		if (!caller_has_any_right(relid))
 		{
@@ -401,7 +403,11 @@ lock_relation(const char *schema, const char *relname, const char *path)
 									   display);
 			nat_throw(err);
 		}
+		inval_count = SharedInvalidMessageCounter;
 		LockRelationOid(relid, AccessShareLock);
+		/* no catalog change arrived while locking: the name still holds */
+		if (SharedInvalidMessageCounter == inval_count)
+			break;
 		again = lookup_relation(schema, relname);
 		if (again == relid)
 			break;
