@@ -150,7 +150,6 @@ in_root() {
         mkdir -p "$CACHE/apt-archives/$SUITE/partial" "$CACHE/npm/$NAME"
         chmod 1777 "$CACHE/npm/$NAME"
         caches="mount --bind '$CACHE/apt-archives/$SUITE' '$root/var/cache/apt/archives'
-                mkdir -p '$root/var/cache/neon-ai-tools-npm'
                 mount --bind '$CACHE/npm/$NAME' '$root/var/cache/neon-ai-tools-npm'"
     fi
     unshare --mount --pid --fork --propagation private -- bash -euc "
@@ -165,6 +164,7 @@ in_root() {
         mount -t devpts -o newinstance,ptmxmode=0666 devpts '$root/dev/pts'
         ln -s pts/ptmx '$root/dev/ptmx'
         ln -s /proc/self/fd '$root/dev/fd'
+        mkdir -p -m 1777 '$root/var/cache/neon-ai-tools-npm'
         $caches
         exec chroot '$root' \"\$@\"
     " bash env -i \
