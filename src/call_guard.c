@@ -334,7 +334,10 @@ guard_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 	if (!guard.active)
 		return;
 	if (access == OAT_FUNCTION_EXECUTE)
+	{
+		nat_deadline_check();
 		check_function(objectId);
+	}
 	else if (access == OAT_POST_CREATE)
 		note_created(classId, objectId, subId);
 }
@@ -365,6 +368,7 @@ guard_planner(NAT_PLANNER_ARGS)
 {
 	if (guard.active)
 	{
+		nat_deadline_check();
 		(void) vet_query_walker((Node *) parse, NULL);
 		cursorOptions &= ~CURSOR_OPT_PARALLEL_OK;
 	}
@@ -513,8 +517,10 @@ guard_process_utility(PlannedStmt *pstmt, const char *queryString,
 {
 	if (guard.active)
 	{
-		const char *what = refused_utility(pstmt->utilityStmt);
+		const char *what;
 
+		nat_deadline_check();
+		what = refused_utility(pstmt->utilityStmt);
 		if (what != NULL)
 			ereport(ERROR,
 					(errcode(guard.read_only && IsA(pstmt->utilityStmt, NotifyStmt) ?

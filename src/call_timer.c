@@ -11,6 +11,19 @@
  * resulting "canceling statement" ERROR can be told apart from a cancel by
  * the client or by the outer statement_timeout, which must propagate.
  *
+ * Agent code can catch a cancel (PL/pgSQL's EXCEPTION WHEN query_canceled)
+ * and go on, so the deadline is enforced in three steps:
+ *   1. at the deadline, and every 100 ms after it, a query cancel;
+ *   2. from the deadline on, every statement, plan and function the call
+ *      starts is refused with the same cancel (nat_deadline_check(), called
+ *      by call_guard.c's hooks), so caught code cannot do more work;
+ *   3. NAT_DEADLINE_GRACE_MS after the deadline, code that still has not
+ *      unwound ends the backend: a FATAL with our message at the next
+ *      hook, or, for code that reaches no hook (a loop of PL/pgSQL
+ *      assignments), the timer itself requests a backend termination as
+ *      pg_terminate_backend() would, and the error context says why.
+ * The session is lost in step 3 only, as with transaction_timeout.
+ *
  * IDENTIFICATION
  *		  src/call_timer.c
  *
@@ -25,8 +38,17 @@
 #include "utils/timeout.h"
 #include "utils/timestamp.h"
 
+/* how long code may go on after the deadline before the backend ends */
+#define NAT_DEADLINE_GRACE_MS	500
+/* ... and, for code that reaches no hook, when the timer ends it */
+#define NAT_DEADLINE_KILL_MS	800
+
 static TimeoutId call_timeout_id = MAX_TIMEOUTS;	/* not registered yet */
 static volatile sig_atomic_t call_timeout_fired = false;
+static volatile sig_atomic_t call_timeout_killed = false;
+static TimestampTz call_deadline = 0;
+static int	call_timeout_ms = 0;
+static ErrorContextCallback deadline_context;
 
 /*
  * Runs in the SIGALRM handler: keep it minimal.
@@ -39,8 +61,45 @@ call_timeout_handler(void)
 	{
 		InterruptPending = true;
 		QueryCancelPending = true;
+		if (GetCurrentTimestamp() >=
+			TimestampTzPlusMilliseconds(call_deadline, NAT_DEADLINE_KILL_MS))
+		{
+			call_timeout_killed = true;
+			ProcDiePending = true;
+		}
 	}
 	SetLatch(MyLatch);
+}
+
+/* names the cause when the timer had to end the backend */
+static void
+deadline_error_context(void *arg)
+{
+	if (call_timeout_killed)
+		errcontext("a tool call ran past its time limit of %d ms and did not stop when cancelled",
+				   call_timeout_ms);
+}
+
+/*
+ * Called by the guard's hooks whenever the call starts a statement, a plan
+ * or a function: past the deadline nothing more may run.
+ */
+void
+nat_deadline_check(void)
+{
+	if (!call_timeout_fired)
+		return;
+	if (GetCurrentTimestamp() >=
+		TimestampTzPlusMilliseconds(call_deadline, NAT_DEADLINE_GRACE_MS))
+		ereport(FATAL,
+				(errcode(ERRCODE_QUERY_CANCELED),
+				 errmsg("terminating connection because a tool call ran past its time limit of %d ms",
+						call_timeout_ms),
+				 errdetail("The call's code caught the cancel at its time limit and went on.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_QUERY_CANCELED),
+			 errmsg("canceling statement: the tool call ran past its time limit of %d ms",
+					call_timeout_ms)));
 }
 
 /*
@@ -55,7 +114,14 @@ nat_timer_arm(int timeout_ms)
 		call_timeout_id = RegisterTimeout(USER_TIMEOUT, call_timeout_handler);
 
 	call_timeout_fired = false;
+	call_timeout_killed = false;
+	call_timeout_ms = timeout_ms;
 	fin = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), timeout_ms);
+	call_deadline = fin;
+	deadline_context.callback = deadline_error_context;
+	deadline_context.arg = NULL;
+	deadline_context.previous = error_context_stack;
+	error_context_stack = &deadline_context;
 	nat_enable_timeout(call_timeout_id, fin);
 }
 
@@ -67,6 +133,8 @@ nat_timer_disarm(void)
 {
 	if (call_timeout_id != MAX_TIMEOUTS)
 		disable_timeout(call_timeout_id, false);
+	if (error_context_stack == &deadline_context)
+		error_context_stack = deadline_context.previous;
 }
 
 /*

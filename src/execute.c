@@ -306,6 +306,12 @@ nat_run_tool_call(const char *name, Jsonb *args)
 		/* disarm, then let a cancel that raced with the end surface here */
 		nat_timer_disarm();
 		CHECK_FOR_INTERRUPTS();
+		/* code that caught the cancel and finished anyway still timed out */
+		if (nat_timer_fired())
+			ereport(ERROR,
+					(errcode(ERRCODE_QUERY_CANCELED),
+					 errmsg("canceling statement: the tool call ran past its time limit of %d ms",
+							call->timeout_ms)));
 		nat_guard_check_end();
 		nat_guard_end();
 

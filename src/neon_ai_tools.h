@@ -236,6 +236,7 @@ extern char *nat_mask_secrets(const char *text);
 extern void nat_timer_arm(int timeout_ms);
 extern void nat_timer_disarm(void);
 extern bool nat_timer_fired(void);
+extern void nat_deadline_check(void);
 
 /* ---- in values.c: query parameters and JSON to Datum conversion ---- */
 

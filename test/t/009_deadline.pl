@@ -1,0 +1,97 @@
+# A deadline agent code cannot swallow.  Code that catches the call's
+# cancel is refused every further statement and function; code that keeps
+# going past a short grace ends its backend with a FATAL that says why; the
+# server and other sessions are unaffected, and a call that caught the
+# cancel and then finished still answers timeout.
+use strict;
+use warnings;
+
+use IPC::Run;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(time);
+
+my $node = PostgreSQL::Test::Cluster->new('main');
+$node->init;
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION neon_ai_tools');
+my $postmaster_pid = $node->safe_psql('postgres', 'SELECT pg_postmaster_start_time()');
+
+# run one statement in psql; returns (stdout, stderr, seconds)
+sub timed_psql
+{
+	my ($sql) = @_;
+	my ($out, $err) = ('', '');
+	my $start = time;
+	IPC::Run::run([ 'psql', '-X', '-At', '-d', $node->connstr('postgres'), '-c', $sql ],
+		'>', \$out, '2>', \$err);
+	chomp $out;
+	return ($out, $err, time - $start);
+}
+
+sub call_sql
+{
+	my ($timeout_ms, $agent_sql) = @_;
+	$agent_sql =~ s/'/''/g;
+	return qq{SELECT ai_tool_call('execute_sql', jsonb_build_object('timeout_ms', $timeout_ms, 'sql', '$agent_sql')) ->> 'errorType'};
+}
+
+# a bystander's long query runs through everything below
+my $bystander = $node->background_psql('postgres');
+$bystander->query_until(qr/started/, q{\echo started
+SELECT pg_sleep(6);
+});
+
+# 1. the issue's loop: every cancel it sees caught.  A cancel may land
+# outside its block (a timeout answer) or be caught until the grace ends
+# (the FATAL); either way it ends on time.
+my ($out, $err, $secs) = timed_psql(call_sql(500,
+	q{DO $$BEGIN LOOP BEGIN PERFORM pg_sleep(10); EXCEPTION WHEN query_canceled THEN NULL; END; END LOOP; END$$}));
+ok($out eq 'timeout'
+	  || $err =~ /FATAL:  terminating connection because a tool call ran past its time limit of 500 ms/,
+	"the issue's loop ends: a timeout answer or our FATAL");
+cmp_ok($secs, '<', 0.5 + 1.25, sprintf('... within the time limit plus the grace (%.2f s)', $secs));
+
+# 2. cancels caught at three levels, so none can escape: every statement
+# after the deadline is refused, and at the end of the grace the backend
+# ends with a FATAL that says why
+($out, $err, $secs) = timed_psql(call_sql(500,
+	q{DO $$BEGIN LOOP BEGIN LOOP BEGIN LOOP BEGIN PERFORM pg_sleep(10); EXCEPTION WHEN query_canceled THEN NULL; END; END LOOP; EXCEPTION WHEN query_canceled THEN NULL; END; END LOOP; EXCEPTION WHEN query_canceled THEN NULL; END; END LOOP; END$$}));
+like($err, qr/FATAL:  terminating connection because a tool call ran past its time limit of 500 ms/,
+	'nested loops catching every cancel end their backend with a FATAL that says why');
+cmp_ok($secs, '<', 0.5 + 1.25, sprintf('... within the time limit plus the grace (%.2f s)', $secs));
+
+# 3. the same with no statement at all (PL/pgSQL assignments reach no
+# hook): the timer ends the backend
+($out, $err, $secs) = timed_psql(call_sql(500,
+	q{DO $$DECLARE x bigint := 0; BEGIN LOOP BEGIN LOOP BEGIN LOOP BEGIN x := x + 1; EXCEPTION WHEN query_canceled THEN NULL; END; END LOOP; EXCEPTION WHEN query_canceled THEN NULL; END; END LOOP; EXCEPTION WHEN query_canceled THEN NULL; END; END LOOP; END$$}));
+like($err, qr/FATAL:  terminating connection due to administrator command/,
+	'a loop no hook sees is ended by the timer');
+like($err, qr/a tool call ran past its time limit of 500 ms and did not stop when cancelled/,
+	'... and the error context says why');
+cmp_ok($secs, '<', 0.5 + 1.25, sprintf('... within the time limit plus the grace (%.2f s)', $secs));
+
+# 4. caught once, then finished: a timeout answer, the session goes on
+($out, $err, $secs) = timed_psql(call_sql(300,
+	q{DO $$BEGIN BEGIN PERFORM pg_sleep(2); EXCEPTION WHEN query_canceled THEN NULL; END; END$$})
+	  . '; SELECT 1');
+is($out, "timeout\n1", 'a call that caught its cancel and finished answers timeout');
+cmp_ok($secs, '<', 1.5, sprintf('... promptly (%.2f s)', $secs));
+
+# 5. caught, then tried to do more: refused at once, a timeout answer
+($out, $err, $secs) = timed_psql(call_sql(300,
+	q{DO $$BEGIN BEGIN PERFORM pg_sleep(2); EXCEPTION WHEN query_canceled THEN NULL; END; PERFORM pg_sleep(2); END$$}));
+is($out, 'timeout', 'statements after the deadline are refused');
+cmp_ok($secs, '<', 1.5, sprintf('... promptly (%.2f s)', $secs));
+
+# the cluster never restarted, and the bystander's query completed
+like($bystander->query_safe('SELECT 1'), qr/1$/, 'the bystander session is alive');
+$bystander->quit;
+is($node->safe_psql('postgres', 'SELECT pg_postmaster_start_time()'),
+	$postmaster_pid, 'the postmaster did not restart');
+unlike(slurp_file($node->logfile), qr/terminating any other active server processes/,
+	'no crash recovery in the server log');
+
+$node->stop;
+done_testing();
