@@ -173,10 +173,12 @@ folded(NamePart *part)
 }
 
 /*
- * May the caller see this relation at all (for suggestions and listings)?
+ * May the caller see this relation at all (for suggestions, listings and
+ * descriptions)?  USAGE on its schema nspid, and SELECT, INSERT, UPDATE or
+ * DELETE on it or on one of its columns.
  */
-static bool
-relation_visible_to_caller(Oid relid, Oid nspid)
+bool
+nat_relation_visible_to_caller(Oid relid, Oid nspid)
 {
 	Oid			userid = GetUserId();
 
@@ -231,7 +233,7 @@ closest_tables(const char *schema, const char *relname)
 		pfree(lower);
 		if (d > maxd || d >= best[2])
 			continue;
-		if (!relation_visible_to_caller(form->oid, form->relnamespace))
+		if (!nat_relation_visible_to_caller(form->oid, form->relnamespace))
 			continue;
 		slot = 2;
 		while (slot > 0 && d < best[slot - 1])
@@ -373,6 +375,26 @@ caller_has_any_right(Oid relid)
 }
 
 /*
+ * Raise permission_denied for a relation the caller has no privilege on;
+ * path names the argument, or is NULL.
+ */
+void
+nat_throw_no_privilege(Oid relid, const char *path)
+{
+	char	   *display = nat_relation_display_name(relid);
+	ToolError  *err = nat_error("permission_denied",
+								"permission denied for table %s", display);
+
+	if (path)
+		err->path = pstrdup(path);
+	err->sqlerrcode = ERRCODE_INSUFFICIENT_PRIVILEGE;
+	err->affected_resources = list_make1(display);
+	err->suggestion = psprintf("Your role has no privilege on %s; ask the database administrator for access, or use a table that list_tables shows.",
+							   display);
+	nat_throw(err);
+}
+
+/*
  * Lock the relation schema.relname names with AccessShareLock, after
  * checking that the caller may use it at all: a role without any right to
  * a relation must not queue behind another session's lock on it (and time
@@ -391,18 +413,7 @@ lock_relation(const char *schema, const char *relname, const char *path)
 		uint64		inval_count;
 
 		if (!caller_has_any_right(relid))
-		{
-			char	   *display = nat_relation_display_name(relid);
-			ToolError  *err = nat_error("permission_denied",
-										"permission denied for table %s", display);
-
-			err->path = pstrdup(path);
-			err->sqlerrcode = ERRCODE_INSUFFICIENT_PRIVILEGE;
-			err->affected_resources = list_make1(display);
-			err->suggestion = psprintf("Your role has no privilege on %s; ask the database administrator for access, or use a table that list_tables shows.",
-									   display);
-			nat_throw(err);
-		}
+			nat_throw_no_privilege(relid, path);
 		inval_count = SharedInvalidMessageCounter;
 		LockRelationOid(relid, AccessShareLock);
 		/* no catalog change arrived while locking: the name still holds */

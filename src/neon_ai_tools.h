@@ -273,6 +273,8 @@ extern AttrNumber nat_resolve_column(Oid relid, const char *name, const char *pa
 extern List *nat_split_top_level(const char *text, char sep);
 extern char *nat_read_identifier(const char **p, bool *quoted);
 extern char *nat_relation_display_name(Oid relid);
+extern bool nat_relation_visible_to_caller(Oid relid, Oid nspid);
+pg_noreturn extern void nat_throw_no_privilege(Oid relid, const char *path) pg_attribute_noreturn();
 extern bool nat_hint_is_shareable(const char *hint, const char *sql);
 extern Oid	nat_resolve_call_table(struct ToolCall *call);
 

@@ -340,28 +340,6 @@ describe_sql(void)
 }
 
 /*
- * Does the caller have any privilege on relid that lets it use the table:
- * USAGE on its schema and SELECT, INSERT, UPDATE or DELETE on the table or
- * on one of its columns?  (The test list_tables applies, and names.c for
- * its suggestions.)
- */
-static bool
-caller_may_use(Oid relid)
-{
-	Oid			userid = GetUserId();
-
-	if (nat_namespace_aclcheck(get_rel_namespace(relid), userid, ACL_USAGE) != ACLCHECK_OK)
-		return false;
-	if (pg_class_aclmask(relid, userid,
-						 ACL_SELECT | ACL_INSERT | ACL_UPDATE | ACL_DELETE,
-						 ACLMASK_ANY) != 0)
-		return true;
-	return pg_attribute_aclcheck_all(relid, userid,
-									 ACL_SELECT | ACL_INSERT | ACL_UPDATE,
-									 ACLMASK_ANY) == ACLCHECK_OK;
-}
-
-/*
  * describe_table(table, timeout_ms)
  */
 static void
@@ -380,17 +358,8 @@ describe_table(ToolCall *call)
 
 	relid = nat_resolve_call_table(call);
 
-	if (!caller_may_use(relid))
-	{
-		ToolError  *err = nat_error("permission_denied",
-									"permission denied for table %s", call->table);
-
-		err->sqlerrcode = ERRCODE_INSUFFICIENT_PRIVILEGE;
-		err->affected_resources = list_make1(call->table);
-		err->suggestion = psprintf("Your role has no privilege on %s; ask the database administrator for access, or use a table that list_tables shows.",
-								   call->table);
-		nat_throw(err);
-	}
+	if (!nat_relation_visible_to_caller(relid, get_rel_namespace(relid)))
+		nat_throw_no_privilege(relid, NULL);
 
 	sql = describe_sql();
 	call->query = MemoryContextStrdup(call->cxt, sql);
