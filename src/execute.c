@@ -19,9 +19,8 @@
  * statement_timeout).  A cancel SQLSTATE raised by the agent's own code
  * (RAISE ... USING ERRCODE = 'query_canceled') is an error like any other.
  *
- * Query results are streamed through a cursor and never materialized past
- * the caps: the rows are counted up to the row cap plus one, to report
- * truncation honestly, and rows stop being added at the byte budget.
+ * Statements run through SPI with row_sink.c's receiver, which renders
+ * their rows straight into the answer under the caps.
  *
  * IDENTIFICATION
  *		  src/execute.c
@@ -34,6 +33,7 @@
 #include "access/xact.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "nodes/params.h"
 #include "storage/proc.h"
 #include "neon_ai_tools.h"
 #include "utils/builtins.h"
@@ -42,51 +42,9 @@
 #include "utils/portal.h"
 #include "utils/resowner.h"
 
-/* rows fetched from a cursor at a time */
-#define FETCH_BATCH 200
-
 /* calls in progress in this backend: tools do not nest */
 static int	call_depth = 0;
 
-/* the caller's subtransaction when the call began */
-static SubTransactionId call_caller_subid = InvalidSubTransactionId;
-
-/*
- * Forget the call in progress.  Normally the call's own handler does this;
- * an error that escapes it (one raised while the error answer is built)
- * aborts the caller's transaction or subtransaction instead, and the abort
- * callbacks below reset the state so the session can call tools again.
- */
-static void
-forget_call(void)
-{
-	call_depth = 0;
-	call_caller_subid = InvalidSubTransactionId;
-	nat_set_error_context(NULL);
-	nat_guard_end();
-}
-
-static void
-call_xact_callback(XactEvent event, void *arg)
-{
-	if (call_depth > 0 && (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT))
-		forget_call();
-}
-
-static void
-call_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
-					  SubTransactionId parentSubid, void *arg)
-{
-	if (call_depth > 0 && event == SUBXACT_EVENT_ABORT_SUB && mySubid == call_caller_subid)
-		forget_call();
-}
-
-void
-nat_execute_install(void)
-{
-	RegisterXactCallback(call_xact_callback, NULL);
-	RegisterSubXactCallback(call_subxact_callback, NULL);
-}
 
 /*
  * Effective time limit of the call: the timeout_ms argument, or the
@@ -245,40 +203,26 @@ find_available_tool(const char *name)
 }
 
 /*
- * Run one tool call and return its answer, allocated in the caller's
- * memory context.  Expected failures become error answers.
+ * Run the call in its own subtransaction and return its answer, a success
+ * or an error, in call->cxt.  Everything that can fail (the tool, the
+ * checks at the end, building the success answer) runs inside PG_TRY, and
+ * the subtransaction is released only after PG_END_TRY: an error can
+ * never arrive after the release, when there is nothing left to roll back
+ * (which would be a FATAL).  The error answer is built after PG_END_TRY
+ * too, from the copied error data.
+ *
+ * A real cancel that our timer did not cause is re-thrown as it is.
  */
-Jsonb *
-nat_run_tool_call(const char *name, Jsonb *args)
+static Jsonb *
+run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 {
-	MemoryContext oldcxt = CurrentMemoryContext;
 	ResourceOwner oldowner = CurrentResourceOwner;
-	MemoryContext callcxt;
-	ToolCall   *call;
+	MemoryContext callcxt = call->cxt;
 	Jsonb	   *volatile answer = NULL;
-	Jsonb	   *result;
+	ErrorData  *volatile edata = NULL;
+	ToolError  *err;
+	bool		ours;
 
-	if (call_depth > 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("ai_tool_call() cannot be called from inside a tool call")));
-
-	callcxt = AllocSetContextCreate(CurrentMemoryContext,
-									"neon_ai_tools call",
-									ALLOCSET_DEFAULT_SIZES);
-	MemoryContextSwitchTo(callcxt);
-	call = palloc0(sizeof(ToolCall));
-	call->tool_name = pstrdup(name);
-	call->args = args;
-	call->affected_rows = -1;
-	call->cxt = callcxt;
-	INSTR_TIME_SET_CURRENT(call->start);
-	nat_set_error_context(callcxt);
-	nat_clear_pending_error();
-	nat_conversion_reset();
-
-	call_depth++;
-	call_caller_subid = GetCurrentSubTransactionId();
 	BeginInternalSubTransaction(NULL);
 	MemoryContextSwitchTo(callcxt);
 
@@ -314,58 +258,107 @@ nat_run_tool_call(const char *name, Jsonb *args)
 							call->timeout_ms)));
 		nat_guard_check_end();
 		nat_guard_end();
-
 		AtEOXact_GUC(false, nest);
+
+		MemoryContextSwitchTo(callcxt);
+		answer = nat_response_finish(call);
+	}
+	PG_CATCH();
+	{
+		nat_timer_disarm();
+		nat_guard_end();
+		MemoryContextSwitchTo(callcxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+	}
+	PG_END_TRY();
+
+	if (edata == NULL)
+	{
 		if (call->dry_run)
 			RollbackAndReleaseCurrentSubTransaction();	/* keep nothing */
 		else
 			ReleaseCurrentSubTransaction();
 		MemoryContextSwitchTo(callcxt);
 		CurrentResourceOwner = oldowner;
-
-		answer = nat_response_finish(call);
+		return answer;
 	}
-	PG_CATCH();
+
+	ours = nat_timer_fired();
+	RollbackAndReleaseCurrentSubTransaction();
+	MemoryContextSwitchTo(callcxt);
+	CurrentResourceOwner = oldowner;
+	err = nat_take_pending_error();
+
+	if (is_interrupt_cancel(edata) && !ours)
+		ReThrowError(edata);
+
+	/* a re-fire of our timer must not cancel the caller's statement */
+	if (ours)
+		QueryCancelPending = false;
+	call->timed_out = ours && edata->sqlerrcode == ERRCODE_QUERY_CANCELED;
+
+	if (edata->sqlerrcode != ERRCODE_NAT_TOOL_ERROR)
+		err = NULL;
+	if (err == NULL && !call->timed_out)
+		err = conversion_error(edata);
+	return nat_error_response(call, edata, err);
+}
+
+/*
+ * Run one tool call and return its answer, allocated in the caller's
+ * memory context.  Expected failures become error answers.
+ *
+ * Tools do not nest: call_depth says a call is in progress, and is
+ * restored on every way out, errors included (pg_stat_statements keeps
+ * its nesting level the same way).
+ */
+Jsonb *
+nat_run_tool_call(const char *name, Jsonb *args)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
+	MemoryContext callcxt;
+	ToolCall   *call;
+	Jsonb	   *volatile answer = NULL;
+	Jsonb	   *result;
+
+	if (call_depth > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("ai_tool_call() cannot be called from inside a tool call")));
+	/* a call needs a subtransaction, which parallel mode cannot start */
+	if (IsInParallelMode())
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TRANSACTION_STATE),
+				 errmsg("ai_tool_call() cannot run in a parallel operation"),
+				 errhint("Declare functions that call ai_tool_call() PARALLEL UNSAFE.")));
+
+	callcxt = AllocSetContextCreate(CurrentMemoryContext,
+									"neon_ai_tools call",
+									ALLOCSET_DEFAULT_SIZES);
+	MemoryContextSwitchTo(callcxt);
+	call = palloc0(sizeof(ToolCall));
+	call->tool_name = pstrdup(name);
+	call->args = args;
+	call->affected_rows = -1;
+	call->cxt = callcxt;
+	INSTR_TIME_SET_CURRENT(call->start);
+	nat_set_error_context(callcxt);
+	nat_clear_pending_error();
+	nat_conversion_reset();
+
+	call_depth++;
+	PG_TRY();
 	{
-		ErrorData  *edata;
-		ToolError  *err;
-		bool		ours;
-
-		nat_timer_disarm();
-		nat_guard_end();
-		ours = nat_timer_fired();
-
-		MemoryContextSwitchTo(callcxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(callcxt);
-		CurrentResourceOwner = oldowner;
-		err = nat_take_pending_error();
-
-		if (is_interrupt_cancel(edata) && !ours)
-		{
-			call_depth--;
-			nat_set_error_context(NULL);
-			MemoryContextSwitchTo(oldcxt);
-			ReThrowError(edata);
-		}
-
-		/* a re-fire of our timer must not cancel the caller's statement */
-		if (ours)
-			QueryCancelPending = false;
-		call->timed_out = ours && edata->sqlerrcode == ERRCODE_QUERY_CANCELED;
-
-		if (edata->sqlerrcode != ERRCODE_NAT_TOOL_ERROR)
-			err = NULL;
-		if (err == NULL && !call->timed_out)
-			err = conversion_error(edata);
-		answer = nat_error_response(call, edata, err);
+		answer = run_in_subtransaction(call, name, args);
+	}
+	PG_FINALLY();
+	{
+		call_depth--;
+		nat_set_error_context(NULL);
 	}
 	PG_END_TRY();
 
-	call_depth--;
-	nat_set_error_context(NULL);
 	nat_audit_call(call, call_outcome(call, answer));
 
 	/* copy the answer out before the call's memory goes */
@@ -377,115 +370,8 @@ nat_run_tool_call(const char *name, Jsonb *args)
 }
 
 /*
- * Rows going into the answer under the caps: "columns" is pushed when the
- * sink opens, then rows are added to "data" until a cap is reached.
- */
-typedef struct RowSink
-{
-	ToolCall   *call;
-	TupleDesc	tupdesc;
-	ColumnOutput *cols;
-	JsonbValue *values;
-	int64		bytes;
-	RowCaps		caps;
-	RowResult  *result;
-} RowSink;
-
-static void
-sink_open(RowSink *sink, ToolCall *call, TupleDesc tupdesc, RowCaps caps,
-		  RowResult *result)
-{
-	MemoryContext old = MemoryContextSwitchTo(call->cxt);
-	int			i;
-
-	memset(result, 0, sizeof(RowResult));
-	sink->call = call;
-	sink->tupdesc = tupdesc;
-	sink->cols = nat_prepare_columns(tupdesc, call->cxt);
-	sink->values = palloc(sizeof(JsonbValue) * Max(tupdesc->natts, 1));
-	sink->bytes = 0;
-	sink->caps = caps;
-	sink->result = result;
-
-	nat_push_key(&call->state, "columns");
-	nat_jsonb_push(&call->state, WJB_BEGIN_ARRAY, NULL);
-	for (i = 0; i < tupdesc->natts; i++)
-	{
-		nat_jsonb_push(&call->state, WJB_BEGIN_OBJECT, NULL);
-		nat_push_string(&call->state, "name", sink->cols[i].key);
-		nat_push_string(&call->state, "type", sink->cols[i].type_name);
-		nat_jsonb_push(&call->state, WJB_END_OBJECT, NULL);
-	}
-	nat_jsonb_push(&call->state, WJB_END_ARRAY, NULL);
-
-	nat_push_key(&call->state, "data");
-	nat_jsonb_push(&call->state, WJB_BEGIN_ARRAY, NULL);
-	MemoryContextSwitchTo(old);
-}
-
-/*
- * Add one row; false once a cap is reached (the row is not added).
- */
-static bool
-sink_add(RowSink *sink, HeapTuple tuple)
-{
-	MemoryContext old;
-	RowResult  *result = sink->result;
-	int			natts = sink->tupdesc->natts;
-	Size		rowsize = 2;
-	int			i;
-
-	if (result->row_count >= sink->caps.max_rows)
-	{
-		result->truncated = true;
-		result->truncation_reason = "row_limit";
-		result->truncation_limit = sink->caps.max_rows;
-		return false;
-	}
-
-	old = MemoryContextSwitchTo(sink->call->cxt);
-	for (i = 0; i < natts; i++)
-	{
-		bool		isnull;
-		Datum		d = heap_getattr(tuple, i + 1, sink->tupdesc, &isnull);
-
-		rowsize += nat_datum_to_jsonb_value(&sink->cols[i], d, isnull,
-											&sink->values[i]);
-	}
-	if (sink->bytes + rowsize > sink->caps.max_bytes)
-	{
-		result->truncated = true;
-		result->truncation_reason = "byte_limit";
-		result->truncation_limit = sink->caps.max_bytes;
-		MemoryContextSwitchTo(old);
-		return false;
-	}
-	sink->bytes += rowsize;
-
-	nat_jsonb_push(&sink->call->state, WJB_BEGIN_OBJECT, NULL);
-	for (i = 0; i < natts; i++)
-	{
-		nat_push_key(&sink->call->state, sink->cols[i].key);
-		nat_jsonb_push(&sink->call->state, WJB_VALUE, &sink->values[i]);
-	}
-	nat_jsonb_push(&sink->call->state, WJB_END_OBJECT, NULL);
-	result->row_count++;
-	MemoryContextSwitchTo(old);
-	return true;
-}
-
-static void
-sink_close(RowSink *sink)
-{
-	MemoryContext old = MemoryContextSwitchTo(sink->call->cxt);
-
-	nat_jsonb_push(&sink->call->state, WJB_END_ARRAY, NULL);
-	MemoryContextSwitchTo(old);
-}
-
-/*
- * Run a row-returning statement through a cursor and push its rows into the
- * answer as "data" (and its columns as "columns"), under the caps.
+ * Run a query and push its rows into the answer as "data" (and its columns
+ * as "columns"), under the caps.
  */
 void
 nat_stream_query(ToolCall *call, const char *sql, QueryParams *params,
@@ -515,24 +401,50 @@ throw_limit_exceeded(ToolCall *call, int64 affected, int64 max_affected)
 }
 
 /*
+ * The bound values as a ParamListInfo, constant for the planner.
+ */
+static ParamListInfo
+param_list(QueryParams *params)
+{
+	ParamListInfo list;
+	int			i;
+
+	if (params->count == 0)
+		return NULL;
+	list = makeParamList(params->count);
+	for (i = 0; i < params->count; i++)
+	{
+		list->params[i].ptype = params->types[i];
+		list->params[i].value = params->values[i];
+		list->params[i].isnull = params->nulls[i] == 'n';
+		list->params[i].pflags = PARAM_FLAG_CONST;
+	}
+	return list;
+}
+
+/*
  * Run one statement of any kind and push its result into the answer at
  * the current level of call->state: "columns" and "data" for the rows it
  * returns ("data" is empty when it returns none), under the caps.
  *
- * A query (stream = true) is read through a cursor, so no more than the
- * caps is ever fetched, and returns the number of rows pushed.  Any other
- * statement runs to completion and returns the number of rows it affected
- * (SPI_processed); past max_affected (if >= 0) a limit_exceeded error
- * unwinds the call's subtransaction, so nothing is changed.  The cap is
- * checked on the count, never through SPI's tcount, which would silently
- * stop a data-modifying statement part way.
+ * The rows go through row_sink.c's receiver, which renders them as they
+ * come: a query stops at the caps, a data-modifying statement runs to its
+ * end with its RETURNING rows past the caps counted and dropped.  A query
+ * (query = true) returns the number of rows pushed; any other statement
+ * returns the number of rows it affected (SPI_processed), and past
+ * max_affected (if >= 0) a limit_exceeded error unwinds the call's
+ * subtransaction, so nothing is changed.  The cap is checked on the
+ * count, never through SPI's tcount, which would silently stop a
+ * data-modifying statement part way.
  */
 int64
 nat_execute_statement(ToolCall *call, const char *sql, QueryParams *params,
-					  bool stream, int64 max_affected, RowCaps caps,
+					  bool query, int64 max_affected, RowCaps caps,
 					  RowResult *result)
 {
 	SPIPlanPtr	plan;
+	SPIExecuteOptions options;
+	DestReceiver *sink;
 	int64		affected;
 	int			rc;
 
@@ -544,67 +456,31 @@ nat_execute_statement(ToolCall *call, const char *sql, QueryParams *params,
 	if (plan == NULL)
 		elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
 
-	if (stream)
-	{
-		Portal		portal = SPI_cursor_open(NULL, plan, params->values,
-											 params->nulls, call->read_only);
-		RowSink		sink;
-		bool		more = true;
-
-		sink_open(&sink, call, portal->tupDesc, caps, result);
-		while (more)
-		{
-			uint64		t;
-
-			SPI_cursor_fetch(portal, true, FETCH_BATCH);
-			if (SPI_processed == 0)
-				break;
-			for (t = 0; t < SPI_processed && more; t++)
-				more = sink_add(&sink, SPI_tuptable->vals[t]);
-			SPI_freetuptable(SPI_tuptable);
-			CHECK_FOR_INTERRUPTS();
-		}
-		sink_close(&sink);
-		SPI_cursor_close(portal);
-		SPI_finish();
-		return result->row_count;
-	}
+	sink = nat_row_sink_create(call, caps, result);
+	memset(&options, 0, sizeof(options));
+	options.params = param_list(params);
+	options.dest = sink;
 
 	/*
 	 * SPI's read_only flag would refuse utility statements that only read
 	 * (EXPLAIN, SHOW); read-only calls are enforced by transaction_read_only
-	 * and sql_guard.c instead.
+	 * and call_guard.c instead.  A query in a read-only call runs on the
+	 * call's snapshot.
 	 */
-	rc = SPI_execute_plan(plan, params->values, params->nulls, false, 0);
+	options.read_only = query && call->read_only;
+	rc = SPI_execute_plan_extended(plan, &options);
 	if (rc < 0)
-		elog(ERROR, "SPI_execute_plan failed: %s", SPI_result_code_string(rc));
-	affected = (int64) SPI_processed;
+		elog(ERROR, "SPI_execute_plan_extended failed: %s", SPI_result_code_string(rc));
+	nat_row_sink_close(sink);
+	affected = (int64) SPI_processed;	/* SPI_finish() restores the caller's */
+	SPI_finish();
+
+	if (query)
+		return result->row_count;
+
 	call->affected_rows = Max(call->affected_rows, 0) + affected;
 	if (max_affected >= 0 && affected > max_affected)
 		throw_limit_exceeded(call, affected, max_affected);
-
-	if (SPI_tuptable != NULL)
-	{
-		RowSink		sink;
-		uint64		t;
-
-		sink_open(&sink, call, SPI_tuptable->tupdesc, caps, result);
-		for (t = 0; t < SPI_processed; t++)
-			if (!sink_add(&sink, SPI_tuptable->vals[t]))
-				break;
-		sink_close(&sink);
-	}
-	else
-	{
-		MemoryContext old = MemoryContextSwitchTo(call->cxt);
-
-		memset(result, 0, sizeof(RowResult));
-		nat_push_key(&call->state, "data");
-		nat_jsonb_push(&call->state, WJB_BEGIN_ARRAY, NULL);
-		nat_jsonb_push(&call->state, WJB_END_ARRAY, NULL);
-		MemoryContextSwitchTo(old);
-	}
-	SPI_finish();
 	return affected;
 }
 

@@ -36,6 +36,13 @@ bool		nat_read_only = false;
 int			nat_row_limit = 1000;
 int			nat_max_rows = 10000;
 int			nat_max_response_bytes = 1024 * 1024;
+
+/*
+ * max_response_bytes is capped well below jsonb's 256 MB limit: an answer
+ * also holds its column header and envelope, and building one costs a few
+ * times its size in memory.
+ */
+#define NAT_MAX_RESPONSE_BYTES_CAP (64 * 1024 * 1024)
 int			nat_timeout_ms = 30000;
 int			nat_max_timeout_ms = 300000;
 int			nat_lock_timeout_ms = 5000;
@@ -111,7 +118,7 @@ nat_define_settings(void)
 							"Maximum size of the rows in one answer; rows past it are left out.",
 							NULL,
 							&nat_max_response_bytes,
-							1024 * 1024, 1024, INT_MAX,
+							1024 * 1024, 1024, NAT_MAX_RESPONSE_BYTES_CAP,
 							PGC_SUSET,
 							GUC_UNIT_BYTE,
 							NULL, NULL, NULL);

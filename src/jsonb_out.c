@@ -21,14 +21,17 @@
  */
 #include "postgres.h"
 
+#include "access/detoast.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
+#include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "nodes/makefuncs.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/json.h"
 #include "utils/lsyscache.h"
+#include "utils/hsearch.h"
 #include "utils/numeric.h"
 
 /* how a column's values are converted */
@@ -146,6 +149,168 @@ nat_push_string_array(NatJsonb *state, const char *key, List *values)
 }
 
 /*
+ * The size of a string rendered as a JSON string: its bytes, the quotes,
+ * and what escaping adds (\" \\ \b \f \n \r \t take two bytes, any other
+ * control character six: \u0001).
+ */
+Size
+nat_json_string_size(const char *s, Size len)
+{
+	Size		size = len + 2;
+	Size		i;
+
+	for (i = 0; i < len; i++)
+	{
+		unsigned char c = (unsigned char) s[i];
+
+		if (c == '"' || c == '\\' || c == '\b' || c == '\f' ||
+			c == '\n' || c == '\r' || c == '\t')
+			size += 1;
+		else if (c < ' ')
+			size += 5;
+	}
+	return size;
+}
+
+/*
+ * The size of a numeric rendered as JSON.  Its stored size says little:
+ * 1e1000 takes a few bytes and renders as 1001 digits.
+ */
+static Size
+numeric_rendered_size(Numeric n)
+{
+	char	   *text = DatumGetCString(DirectFunctionCall1(numeric_out,
+														   NumericGetDatum(n)));
+	Size		size = strlen(text);
+
+	pfree(text);
+	return size;
+}
+
+static Size
+scalar_rendered_size(JsonbValue *v)
+{
+	switch (v->type)
+	{
+		case jbvString:
+			return nat_json_string_size(v->val.string.val, v->val.string.len);
+		case jbvNumeric:
+			return numeric_rendered_size(v->val.numeric);
+		case jbvBool:
+			return 5;
+		default:
+			return 4;
+	}
+}
+
+/*
+ * The size of a jsonb value rendered as text (jsonb_out's spacing, an
+ * upper bound), counted without rendering it: a walk over its tokens that
+ * stops as soon as the count passes budget.
+ */
+static Size
+jsonb_rendered_size(JsonbContainer *container, Size budget)
+{
+	JsonbIterator *it = JsonbIteratorInit(container);
+	JsonbIteratorToken tok;
+	JsonbValue	v;
+	Size		size = 0;
+
+	while (size <= budget &&
+		   (tok = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
+	{
+		switch (tok)
+		{
+			case WJB_BEGIN_ARRAY:
+				if (!v.val.array.rawScalar)
+					size += 2;
+				break;
+			case WJB_BEGIN_OBJECT:
+				size += 2;
+				break;
+			case WJB_KEY:
+				size += scalar_rendered_size(&v) + 4;	/* ": " and ", " */
+				break;
+			case WJB_ELEM:
+				size += 2;		/* ", " */
+				pg_fallthrough;
+			case WJB_VALUE:
+				size += scalar_rendered_size(&v);
+				break;
+			default:
+				break;
+		}
+		CHECK_FOR_INTERRUPTS();
+	}
+	return size;
+}
+
+/*
+ * Is key already used by one of the first n columns?
+ */
+static bool
+key_taken(ColumnOutput *cols, int n, HTAB *keys, const char *key)
+{
+	int			j;
+
+	if (keys)
+		return hash_search(keys, key, HASH_FIND, NULL) != NULL;
+	for (j = 0; j < n; j++)
+		if (strcmp(cols[j].key, key) == 0)
+			return true;
+	return false;
+}
+
+/* past this many columns, keys are de-duplicated through a hash table */
+#define KEY_HASH_THRESHOLD 16
+
+/* a key: a column name (at most NAMEDATALEN - 1 bytes) and a suffix */
+#define KEY_SIZE (NAMEDATALEN + 16)
+
+typedef struct KeyEntry
+{
+	char		key[KEY_SIZE];
+	int			next_suffix;	/* for keys that are column names */
+} KeyEntry;
+
+/*
+ * A key for the column called name that no earlier column has: the name
+ * itself, or name_2, name_3, ...  With many columns, a hash table of the
+ * keys taken, and per name the next suffix to try, keeps this linear in
+ * the number of columns (1664 columns of one name cost 1664 probes, not
+ * 1664 squared).
+ */
+static char *
+unique_key(ColumnOutput *cols, int n, HTAB *keys, const char *name)
+{
+	KeyEntry   *base = NULL;
+	char	   *key = pstrdup(name);
+	int			suffix = 1;
+
+	if (keys)
+	{
+		base = hash_search(keys, name, HASH_FIND, NULL);
+		if (base)
+			suffix = base->next_suffix - 1;
+	}
+	while (key_taken(cols, n, keys, key))
+	{
+		key = psprintf("%s_%d", name, ++suffix);
+		CHECK_FOR_INTERRUPTS();
+	}
+	if (keys)
+	{
+		KeyEntry   *entry = hash_search(keys, key, HASH_ENTER, NULL);
+
+		entry->next_suffix = 2;
+		if (base == NULL)
+			base = hash_search(keys, name, HASH_FIND, NULL);
+		base->next_suffix = suffix + 1;
+	}
+	return key;
+}
+
+/*
  * Describe the columns of a result for conversion, in cxt.  Keys are made
  * unique ("id", "id_2", ...) so that duplicate column names are never
  * silently merged in the row object.
@@ -155,28 +320,31 @@ nat_prepare_columns(TupleDesc tupdesc, MemoryContext cxt)
 {
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	ColumnOutput *cols = palloc0(sizeof(ColumnOutput) * Max(tupdesc->natts, 1));
+	HTAB	   *keys = NULL;
 	int			i;
+
+	if (tupdesc->natts > KEY_HASH_THRESHOLD)
+	{
+		HASHCTL		ctl;
+
+		ctl.keysize = KEY_SIZE;
+		ctl.entrysize = sizeof(KeyEntry);
+		ctl.hcxt = cxt;
+		keys = hash_create("neon_ai_tools column keys", tupdesc->natts, &ctl,
+						   HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
+	}
 
 	for (i = 0; i < tupdesc->natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
 		ColumnOutput *col = &cols[i];
-		char	   *key = pstrdup(NameStr(att->attname));
-		int			suffix = 1;
-		int			j;
 
-		/* unique key: append _2, _3, ... while an earlier key has it */
-		for (j = 0; j < i; j++)
-		{
-			if (strcmp(cols[j].key, key) == 0)
-			{
-				key = psprintf("%s_%d", NameStr(att->attname), ++suffix);
-				j = -1;			/* start over */
-			}
-		}
-		col->key = key;
+		col->key = unique_key(cols, i, keys, NameStr(att->attname));
+		/* "key": and the ", " after the value */
+		col->key_size = nat_json_string_size(col->key, strlen(col->key)) + 4;
 		col->name = pstrdup(NameStr(att->attname));
 		col->typid = att->atttypid;
+		col->typlen = att->attlen;
 		col->type_name = format_type_with_typemod(att->atttypid, att->atttypmod);
 
 		switch (getBaseType(att->atttypid))
@@ -224,93 +392,99 @@ nat_prepare_columns(TupleDesc tupdesc, MemoryContext cxt)
 }
 
 /*
- * Convert one column value into *out, ready to be pushed.  Returns the size
- * it adds to the answer rendered as JSON text (an estimate for numbers and
- * nested values), for the byte budget.
+ * Convert one column value into *out, ready to be pushed, if it fits in
+ * budget bytes of the answer rendered as JSON text; *size is what it adds
+ * (its key included).  A value that does not fit is never converted
+ * whole: a variable-length value whose stored (uncompressed) size is
+ * already past the budget is left as it is, without even being
+ * detoasted, and false is returned.  Sizes count the text as rendered:
+ * escapes, and numbers as their digits.
  */
-Size
+bool
 nat_datum_to_jsonb_value(ColumnOutput *col, Datum value, bool isnull,
-						 JsonbValue *out)
+						 Size budget, JsonbValue *out, Size *size)
 {
 	JsonbValue	v;
-	Size		size = strlen(col->key) + 4;	/* "key": and a comma */
 
+	*size = col->key_size;
 	if (isnull)
 	{
 		v.type = jbvNull;
-		size += 4;
+		*size += 4;
+		*out = v;
+		return *size <= budget;
 	}
-	else
+
+	if (col->typlen == -1 &&
+		*size + toast_raw_datum_size(value) - VARHDRSZ > budget)
 	{
-		switch (col->category)
-		{
-			case OUT_INT2:
-			case OUT_INT4:
-			case OUT_INT8:
-				v.type = jbvNumeric;
-				v.val.numeric = int64_to_numeric(col->category == OUT_INT2 ? DatumGetInt16(value) :
-												 col->category == OUT_INT4 ? DatumGetInt32(value) :
-												 DatumGetInt64(value));
-				size += 20;
-				break;
-			case OUT_NUMERIC:
-				{
-					Numeric		n = DatumGetNumericCopy(value);
+		*size += toast_raw_datum_size(value) - VARHDRSZ;
+		return false;
+	}
 
-					if (numeric_is_nan(n) || numeric_is_inf(n))
-					{
-						v.type = jbvString;
-						v.val.string.val = numeric_normalize(n);
-						v.val.string.len = strlen(v.val.string.val);
-					}
-					else
-					{
-						v.type = jbvNumeric;
-						v.val.numeric = n;
-					}
-					size += VARSIZE(n) * 2;
-					break;
-				}
-			case OUT_BOOL:
-				v.type = jbvBool;
-				v.val.boolean = DatumGetBool(value);
-				size += 5;
-				break;
-			case OUT_TEXT:
-				v.type = jbvString;
-				v.val.string.val = TextDatumGetCString(value);
-				v.val.string.len = strlen(v.val.string.val);
-				size += v.val.string.len + 2;
-				break;
-			case OUT_DATETIME:
-				/* ISO 8601, exactly as to_jsonb() renders it */
-				v.type = jbvString;
-				v.val.string.val = JsonEncodeDateTime(NULL, value, col->typid, NULL);
-				v.val.string.len = strlen(v.val.string.val);
-				size += v.val.string.len + 2;
-				break;
-			case OUT_JSONB:
-				{
-					Jsonb	   *jb = DatumGetJsonbPCopy(value);
+	switch (col->category)
+	{
+		case OUT_INT2:
+		case OUT_INT4:
+		case OUT_INT8:
+			v.type = jbvNumeric;
+			v.val.numeric = int64_to_numeric(col->category == OUT_INT2 ? DatumGetInt16(value) :
+											 col->category == OUT_INT4 ? DatumGetInt32(value) :
+											 DatumGetInt64(value));
+			*size += 20;
+			break;
+		case OUT_NUMERIC:
+			{
+				Numeric		n = DatumGetNumericCopy(value);
 
-					v.type = jbvBinary;
-					v.val.binary.data = &jb->root;
-					v.val.binary.len = VARSIZE(jb) - VARHDRSZ;
-					size += VARSIZE(jb);
-					break;
-				}
-			default:
+				if (numeric_is_nan(n) || numeric_is_inf(n))
 				{
-					Jsonb	   *jb = DatumGetJsonbP(FunctionCall1(&col->to_jsonb, value));
-
-					v.type = jbvBinary;
-					v.val.binary.data = &jb->root;
-					v.val.binary.len = VARSIZE(jb) - VARHDRSZ;
-					size += VARSIZE(jb);
-					break;
+					v.type = jbvString;
+					v.val.string.val = numeric_normalize(n);
+					v.val.string.len = strlen(v.val.string.val);
+					*size += v.val.string.len + 2;
 				}
-		}
+				else
+				{
+					v.type = jbvNumeric;
+					v.val.numeric = n;
+					*size += numeric_rendered_size(n);
+				}
+				break;
+			}
+		case OUT_BOOL:
+			v.type = jbvBool;
+			v.val.boolean = DatumGetBool(value);
+			*size += 5;
+			break;
+		case OUT_TEXT:
+			v.type = jbvString;
+			v.val.string.val = TextDatumGetCString(value);
+			v.val.string.len = strlen(v.val.string.val);
+			*size += nat_json_string_size(v.val.string.val, v.val.string.len);
+			break;
+		case OUT_DATETIME:
+			/* ISO 8601, exactly as to_jsonb() renders it */
+			v.type = jbvString;
+			v.val.string.val = JsonEncodeDateTime(NULL, value, col->typid, NULL);
+			v.val.string.len = strlen(v.val.string.val);
+			*size += v.val.string.len + 2;
+			break;
+		case OUT_JSONB:
+		default:
+			{
+				Jsonb	   *jb = col->category == OUT_JSONB ?
+					DatumGetJsonbPCopy(value) :
+					DatumGetJsonbP(FunctionCall1(&col->to_jsonb, value));
+
+				v.type = jbvBinary;
+				v.val.binary.data = &jb->root;
+				v.val.binary.len = VARSIZE(jb) - VARHDRSZ;
+				if (*size <= budget)
+					*size += jsonb_rendered_size(&jb->root, budget - *size);
+				break;
+			}
 	}
 	*out = v;
-	return size;
+	return *size <= budget;
 }

@@ -38,7 +38,6 @@ _PG_init(void)
 {
 	nat_define_settings();
 	nat_guard_install();
-	nat_execute_install();
 }
 
 /*

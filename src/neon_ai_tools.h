@@ -14,7 +14,8 @@
  *			  resolve names through the catalog          (names.c)
  *			  build SQL with bound parameters            (deparse.c, filter.c,
  *														  filter_sql.c, values.c)
- *			  stream rows under the caps into jsonb      (execute.c, jsonb_out.c)
+ *			  run it, rendering rows under the caps      (execute.c, row_sink.c,
+ *														  jsonb_out.c)
  *	   -> the response envelope, success or error        (response.c, errors.c)
  *
  * IDENTIFICATION
@@ -74,7 +75,6 @@ extern bool nat_tool_enabled(const char *name);
 /* ---- in call_guard.c: what statements run for a call may do ---- */
 
 extern void nat_guard_install(void);
-extern void nat_execute_install(void);
 extern void nat_guard_begin(bool read_only, MemoryContext cxt);
 extern void nat_guard_check_end(void);
 extern void nat_guard_end(void);
@@ -308,7 +308,9 @@ typedef struct ColumnOutput
 	char	   *key;			/* de-duplicated key in the row object */
 	char	   *name;			/* the column's own name */
 	Oid			typid;
+	int16		typlen;
 	char	   *type_name;
+	Size		key_size;		/* "key": rendered, and a separator */
 	int			category;		/* how the value is converted */
 	FmgrInfo	to_jsonb;		/* fallback converter */
 } ColumnOutput;
@@ -321,8 +323,10 @@ extern void nat_push_int(NatJsonb *state, const char *key, int64 value);
 extern void nat_push_string_array(NatJsonb *state, const char *key, List *values);
 extern void nat_push_jsonb(NatJsonb *state, const char *key, Jsonb *value);
 extern ColumnOutput *nat_prepare_columns(TupleDesc tupdesc, MemoryContext cxt);
-extern Size nat_datum_to_jsonb_value(ColumnOutput *col, Datum value,
-									 bool isnull, JsonbValue *out);
+extern bool nat_datum_to_jsonb_value(ColumnOutput *col, Datum value,
+									 bool isnull, Size budget,
+									 JsonbValue *out, Size *size);
+extern Size nat_json_string_size(const char *s, Size len);
 
 /* ---- in execute.c: the execution core ---- */
 
@@ -347,6 +351,7 @@ typedef struct ToolCall
 	char	   *query_source;	/* the agent's own SQL text, if any */
 
 	List	   *warnings;		/* of char *, joined into "warning" */
+	int64		row_bytes;		/* rows in the answer, rendered as text */
 
 	/* the success envelope under construction (in cxt) */
 	NatJsonb	state;
@@ -366,14 +371,20 @@ typedef struct RowResult
 	bool		truncated;
 	const char *truncation_reason;	/* "row_limit" or "byte_limit" */
 	int64		truncation_limit;
+	const char *oversized_column;	/* alone past the byte cap, first row */
 } RowResult;
 
 extern Jsonb *nat_run_tool_call(const char *name, Jsonb *args);
+
+/* in row_sink.c */
+extern DestReceiver *nat_row_sink_create(ToolCall *call, RowCaps caps,
+										 RowResult *result);
+extern void nat_row_sink_close(DestReceiver *sink);
 extern void nat_stream_query(ToolCall *call, const char *sql,
 							 QueryParams *params, RowCaps caps,
 							 RowResult *result);
 extern int64 nat_execute_statement(ToolCall *call, const char *sql,
-								   QueryParams *params, bool stream,
+								   QueryParams *params, bool query,
 								   int64 max_affected, RowCaps caps,
 								   RowResult *result);
 extern int64 nat_execute_dml(ToolCall *call, const char *sql,

@@ -5,7 +5,8 @@
  *
  * Tool calls of the same shape generate the same SQL text with the same
  * parameter types ("SELECT ... WHERE (id OPERATOR(pg_catalog.=) $1) LIMIT
- * $2"), so their plans are prepared once with SPI_prepare, kept with
+ * $2"), so their plans are prepared once (parallel plans allowed: rows
+ * are read to the end or stopped like a LIMIT, see row_sink.c), kept with
  * SPI_keepplan, and reused: repeated calls skip parsing, analysis and
  * planning.  The cache is a bounded LRU keyed by the SQL text and the
  * parameter type OIDs (neon_ai_tools.plan_cache_size entries; 0 disables
@@ -112,7 +113,7 @@ nat_prepare_cached(const char *sql, int nargs, Oid *types)
 	MemoryContext old;
 
 	if (nat_plan_cache_size <= 0)
-		return SPI_prepare(sql, nargs, types);
+		return SPI_prepare_cursor(sql, nargs, types, CURSOR_OPT_PARALLEL_OK);
 	if (plan_cache == NULL)
 		plan_cache_init();
 
@@ -127,10 +128,10 @@ nat_prepare_cached(const char *sql, int nargs, Oid *types)
 			return entry->plan;
 		}
 		/* a different statement with the same hash: do not cache it */
-		return SPI_prepare(sql, nargs, types);
+		return SPI_prepare_cursor(sql, nargs, types, CURSOR_OPT_PARALLEL_OK);
 	}
 
-	plan = SPI_prepare(sql, nargs, types);
+	plan = SPI_prepare_cursor(sql, nargs, types, CURSOR_OPT_PARALLEL_OK);
 	if (plan == NULL)
 		return NULL;
 	if (SPI_keepplan(plan) != 0)

@@ -17,6 +17,7 @@
 
 #include "mb/pg_wchar.h"
 #include "neon_ai_tools.h"
+#include "utils/builtins.h"
 #include "utils/formatting.h"
 #include "utils/elog.h"
 
@@ -133,6 +134,12 @@ nat_response_rows(ToolCall *call, RowResult *result)
 								 nat_tool_has_param(call->tool, "order_by") ?
 								 "narrow the filter, or page with offset and order_by." :
 								 "narrow the filter, or page with offset."));
+		if (result->oversized_column && result->row_count == 0)
+			nat_add_warning(call,
+							psprintf("The value of column \"%s\" in the first row alone is larger than the byte limit; it was not read. Select a shorter form of it, for example left(%s, 1000) or length(%s), or leave the column out.",
+									 result->oversized_column,
+									 quote_identifier(result->oversized_column),
+									 quote_identifier(result->oversized_column)));
 	}
 }
 

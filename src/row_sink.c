@@ -1,0 +1,221 @@
+/*-------------------------------------------------------------------------
+ *
+ * row_sink.c
+ *		  Rows going into the answer, under the row and byte caps.
+ *
+ * A statement's rows reach the answer through a DestReceiver: the
+ * executor hands over one row at a time, and each is rendered straight
+ * into the answer ("columns" once, then rows in "data") or counted and
+ * dropped.  Nothing is materialized past the caps:
+ *
+ * - A query stops the executor as soon as a cap is reached (it reads the
+ *   row cap plus one rows, to report truncation honestly).  Stopping early
+ *   is the same as a LIMIT, so the plan may use parallel workers.
+ * - A data-modifying statement runs to its end, because stopping it would
+ *   change only some of the rows: its RETURNING rows past the caps are
+ *   counted and dropped, never kept.
+ *
+ * The byte cap counts the rows as rendered in JSON text, escapes and all,
+ * and it is shared by every statement of the call.  A value is converted
+ * only if its stored size fits in what remains (see jsonb_out.c), so one
+ * huge value costs nothing but the row it was in.
+ *
+ * IDENTIFICATION
+ *		  src/row_sink.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "executor/tuptable.h"
+#include "miscadmin.h"
+#include "neon_ai_tools.h"
+#include "tcop/dest.h"
+#include "utils/memutils.h"
+
+typedef struct RowSink
+{
+	DestReceiver pub;			/* must be first */
+	ToolCall   *call;
+	RowCaps		caps;
+	RowResult  *result;
+	bool		stop_at_caps;	/* a query: stop the executor at a cap */
+	bool		opened;			/* "columns" and "data" pushed */
+	bool		full;			/* a cap was reached: no more rows added */
+	TupleDesc	tupdesc;
+	ColumnOutput *cols;
+	JsonbValue *values;
+} RowSink;
+
+/*
+ * The first rows (or the statement's description) arrive: push "columns"
+ * and open "data".  A statement can describe its rows more than once (a
+ * rule's extra statements do not reach us, but be safe): only the first
+ * description counts.
+ */
+static void
+sink_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
+{
+	RowSink    *sink = (RowSink *) self;
+	ToolCall   *call = sink->call;
+	MemoryContext old;
+	int			i;
+
+	sink->stop_at_caps = (operation == CMD_SELECT);
+	if (sink->opened)
+		return;
+
+	old = MemoryContextSwitchTo(call->cxt);
+	sink->opened = true;
+	sink->tupdesc = CreateTupleDescCopy(typeinfo);
+	sink->cols = nat_prepare_columns(sink->tupdesc, call->cxt);
+	sink->values = palloc(sizeof(JsonbValue) * Max(sink->tupdesc->natts, 1));
+
+	nat_push_key(&call->state, "columns");
+	nat_jsonb_push(&call->state, WJB_BEGIN_ARRAY, NULL);
+	for (i = 0; i < sink->tupdesc->natts; i++)
+	{
+		nat_jsonb_push(&call->state, WJB_BEGIN_OBJECT, NULL);
+		nat_push_string(&call->state, "name", sink->cols[i].key);
+		nat_push_string(&call->state, "type", sink->cols[i].type_name);
+		nat_jsonb_push(&call->state, WJB_END_OBJECT, NULL);
+		CHECK_FOR_INTERRUPTS();
+	}
+	nat_jsonb_push(&call->state, WJB_END_ARRAY, NULL);
+
+	nat_push_key(&call->state, "data");
+	nat_jsonb_push(&call->state, WJB_BEGIN_ARRAY, NULL);
+	MemoryContextSwitchTo(old);
+}
+
+static void
+mark_truncated(RowSink *sink, const char *reason, int64 limit)
+{
+	sink->full = true;
+	sink->result->truncated = true;
+	sink->result->truncation_reason = reason;
+	sink->result->truncation_limit = limit;
+}
+
+/*
+ * Add one row to the answer, if it is within the caps.
+ */
+static void
+add_row(RowSink *sink, TupleTableSlot *slot)
+{
+	ToolCall   *call = sink->call;
+	RowResult  *result = sink->result;
+	int			natts = sink->tupdesc->natts;
+	Size		budget;
+	Size		rowsize = 4;	/* braces, and the ", " after the row */
+	MemoryContext old;
+	int			i;
+
+	if (result->row_count >= sink->caps.max_rows)
+	{
+		mark_truncated(sink, "row_limit", sink->caps.max_rows);
+		return;
+	}
+
+	budget = sink->caps.max_bytes > call->row_bytes ?
+		sink->caps.max_bytes - call->row_bytes : 0;
+	slot_getallattrs(slot);
+	old = MemoryContextSwitchTo(call->cxt);
+	for (i = 0; i < natts; i++)
+	{
+		Size		size;
+
+		if (rowsize > budget ||
+			!nat_datum_to_jsonb_value(&sink->cols[i], slot->tts_values[i],
+									  slot->tts_isnull[i], budget - rowsize,
+									  &sink->values[i], &size))
+		{
+			mark_truncated(sink, "byte_limit", sink->caps.max_bytes);
+			if (result->row_count == 0 && rowsize <= budget)
+				result->oversized_column = sink->cols[i].name;
+			MemoryContextSwitchTo(old);
+			return;
+		}
+		rowsize += size;
+	}
+	if (rowsize > budget)
+	{
+		mark_truncated(sink, "byte_limit", sink->caps.max_bytes);
+		MemoryContextSwitchTo(old);
+		return;
+	}
+	call->row_bytes += rowsize;
+
+	nat_jsonb_push(&call->state, WJB_BEGIN_OBJECT, NULL);
+	for (i = 0; i < natts; i++)
+	{
+		nat_push_key(&call->state, sink->cols[i].key);
+		nat_jsonb_push(&call->state, WJB_VALUE, &sink->values[i]);
+	}
+	nat_jsonb_push(&call->state, WJB_END_OBJECT, NULL);
+	result->row_count++;
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * One row from the executor.  Returning false stops a query's execution.
+ */
+static bool
+sink_receive(TupleTableSlot *slot, DestReceiver *self)
+{
+	RowSink    *sink = (RowSink *) self;
+
+	if (!sink->full)
+		add_row(sink, slot);
+	return !(sink->full && sink->stop_at_caps);
+}
+
+static void
+sink_shutdown(DestReceiver *self)
+{
+}
+
+static void
+sink_destroy(DestReceiver *self)
+{
+}
+
+/*
+ * A receiver that pushes the rows of one statement into the answer at the
+ * current level of call->state, under caps.
+ */
+DestReceiver *
+nat_row_sink_create(ToolCall *call, RowCaps caps, RowResult *result)
+{
+	RowSink    *sink = MemoryContextAllocZero(call->cxt, sizeof(RowSink));
+
+	memset(result, 0, sizeof(RowResult));
+	sink->pub.receiveSlot = sink_receive;
+	sink->pub.rStartup = sink_startup;
+	sink->pub.rShutdown = sink_shutdown;
+	sink->pub.rDestroy = sink_destroy;
+	sink->pub.mydest = DestNone;
+	sink->call = call;
+	sink->caps = caps;
+	sink->result = result;
+	return &sink->pub;
+}
+
+/*
+ * Close "data"; for a statement that returned no rows at all (no
+ * RETURNING, a utility statement), push an empty "data".
+ */
+void
+nat_row_sink_close(DestReceiver *self)
+{
+	RowSink    *sink = (RowSink *) self;
+	MemoryContext old = MemoryContextSwitchTo(sink->call->cxt);
+
+	if (!sink->opened)
+	{
+		nat_push_key(&sink->call->state, "data");
+		nat_jsonb_push(&sink->call->state, WJB_BEGIN_ARRAY, NULL);
+	}
+	nat_jsonb_push(&sink->call->state, WJB_END_ARRAY, NULL);
+	MemoryContextSwitchTo(old);
+}
