@@ -42,7 +42,7 @@ int			nat_max_response_bytes = 1024 * 1024;
  * also holds its column header and envelope, and building one costs a few
  * times its size in memory.
  */
-#define NAT_MAX_RESPONSE_BYTES_CAP (64 * 1024 * 1024)
+#define NAT_MAX_RESPONSE_BYTES_CAP (16 * 1024 * 1024)
 int			nat_timeout_ms = 30000;
 int			nat_max_timeout_ms = 300000;
 int			nat_lock_timeout_ms = 5000;

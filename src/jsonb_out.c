@@ -206,19 +206,22 @@ scalar_rendered_size(JsonbValue *v)
 /*
  * The size of a jsonb value rendered as text (jsonb_out's spacing, an
  * upper bound), counted without rendering it: a walk over its tokens that
- * stops as soon as the count passes budget.
+ * stops as soon as the count passes budget.  *tokens is the number of
+ * tokens walked.
  */
 static Size
-jsonb_rendered_size(JsonbContainer *container, Size budget)
+jsonb_rendered_size(JsonbContainer *container, Size budget, Size *tokens)
 {
 	JsonbIterator *it = JsonbIteratorInit(container);
 	JsonbIteratorToken tok;
 	JsonbValue	v;
 	Size		size = 0;
 
+	*tokens = 0;
 	while (size <= budget &&
 		   (tok = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
 	{
+		(*tokens)++;
 		switch (tok)
 		{
 			case WJB_BEGIN_ARRAY:
@@ -398,15 +401,18 @@ nat_prepare_columns(TupleDesc tupdesc, MemoryContext cxt)
  * whole: a variable-length value whose stored (uncompressed) size is
  * already past the budget is left as it is, without even being
  * detoasted, and false is returned.  Sizes count the text as rendered:
- * escapes, and numbers as their digits.
+ * escapes, and numbers as their digits.  *memory is an estimate of what
+ * the converted value holds in memory once pushed into the answer.
  */
 bool
 nat_datum_to_jsonb_value(ColumnOutput *col, Datum value, bool isnull,
-						 Size budget, JsonbValue *out, Size *size)
+						 Size budget, JsonbValue *out, Size *size,
+						 Size *memory)
 {
 	JsonbValue	v;
 
 	*size = col->key_size;
+	*memory = sizeof(JsonbPair);
 	if (isnull)
 	{
 		v.type = jbvNull;
@@ -432,6 +438,7 @@ nat_datum_to_jsonb_value(ColumnOutput *col, Datum value, bool isnull,
 											 col->category == OUT_INT4 ? DatumGetInt32(value) :
 											 DatumGetInt64(value));
 			*size += 20;
+			*memory += VARSIZE(v.val.numeric) + NAT_CHUNK_OVERHEAD;
 			break;
 		case OUT_NUMERIC:
 			{
@@ -450,6 +457,7 @@ nat_datum_to_jsonb_value(ColumnOutput *col, Datum value, bool isnull,
 					v.val.numeric = n;
 					*size += numeric_rendered_size(n);
 				}
+				*memory += VARSIZE(n) + NAT_CHUNK_OVERHEAD;
 				break;
 			}
 		case OUT_BOOL:
@@ -462,6 +470,7 @@ nat_datum_to_jsonb_value(ColumnOutput *col, Datum value, bool isnull,
 			v.val.string.val = TextDatumGetCString(value);
 			v.val.string.len = strlen(v.val.string.val);
 			*size += nat_json_string_size(v.val.string.val, v.val.string.len);
+			*memory += v.val.string.len + 1 + NAT_CHUNK_OVERHEAD;
 			break;
 		case OUT_DATETIME:
 			/* ISO 8601, exactly as to_jsonb() renders it */
@@ -469,6 +478,7 @@ nat_datum_to_jsonb_value(ColumnOutput *col, Datum value, bool isnull,
 			v.val.string.val = JsonEncodeDateTime(NULL, value, col->typid, NULL);
 			v.val.string.len = strlen(v.val.string.val);
 			*size += v.val.string.len + 2;
+			*memory += v.val.string.len + 1 + NAT_CHUNK_OVERHEAD;
 			break;
 		case OUT_JSONB:
 		default:
@@ -480,8 +490,17 @@ nat_datum_to_jsonb_value(ColumnOutput *col, Datum value, bool isnull,
 				v.type = jbvBinary;
 				v.val.binary.data = &jb->root;
 				v.val.binary.len = VARSIZE(jb) - VARHDRSZ;
+				/*
+				 * Pushed, a container is unpacked into one JsonbValue per
+				 * token, its strings and numbers still in jb.
+				 */
 				if (*size <= budget)
-					*size += jsonb_rendered_size(&jb->root, budget - *size);
+				{
+					Size		tokens;
+
+					*size += jsonb_rendered_size(&jb->root, budget - *size, &tokens);
+					*memory += VARSIZE(jb) + tokens * sizeof(JsonbPair);
+				}
 				break;
 			}
 	}

@@ -325,7 +325,11 @@ extern void nat_push_jsonb(NatJsonb *state, const char *key, Jsonb *value);
 extern ColumnOutput *nat_prepare_columns(TupleDesc tupdesc, MemoryContext cxt);
 extern bool nat_datum_to_jsonb_value(ColumnOutput *col, Datum value,
 									 bool isnull, Size budget,
-									 JsonbValue *out, Size *size);
+									 JsonbValue *out, Size *size,
+									 Size *memory);
+
+/* what palloc adds to each chunk, for memory estimates */
+#define NAT_CHUNK_OVERHEAD 16
 extern Size nat_json_string_size(const char *s, Size len);
 
 /* ---- in execute.c: the execution core ---- */
@@ -352,6 +356,7 @@ typedef struct ToolCall
 
 	List	   *warnings;		/* of char *, joined into "warning" */
 	int64		row_bytes;		/* rows in the answer, rendered as text */
+	int64		row_memory;		/* estimated memory the rows hold */
 
 	/* the success envelope under construction (in cxt) */
 	NatJsonb	state;

@@ -20,6 +20,13 @@
  * only if its stored size fits in what remains (see jsonb_out.c), so one
  * huge value costs nothing but the row it was in.
  *
+ * Until the answer is serialized, each row is a tree of JsonbValues, which
+ * for narrow rows weighs much more than its text ({"n": 1} is 8 bytes of
+ * text and some 400 bytes of tree).  So the cap also stops the rows when
+ * their estimated memory passes ANSWER_MEMORY_FACTOR times the byte cap:
+ * whatever the rows, the answer's memory stays a fixed multiple of
+ * max_response_bytes.
+ *
  * IDENTIFICATION
  *		  src/row_sink.c
  *
@@ -32,6 +39,8 @@
 #include "neon_ai_tools.h"
 #include "tcop/dest.h"
 #include "utils/memutils.h"
+
+#define ANSWER_MEMORY_FACTOR 8
 
 typedef struct RowSink
 {
@@ -108,6 +117,7 @@ add_row(RowSink *sink, TupleTableSlot *slot)
 	int			natts = sink->tupdesc->natts;
 	Size		budget;
 	Size		rowsize = 4;	/* braces, and the ", " after the row */
+	Size		rowmemory;
 	MemoryContext old;
 	int			i;
 
@@ -119,16 +129,19 @@ add_row(RowSink *sink, TupleTableSlot *slot)
 
 	budget = sink->caps.max_bytes > call->row_bytes ?
 		sink->caps.max_bytes - call->row_bytes : 0;
+	/* the row's object: its parse state, its pairs, its place in "data" */
+	rowmemory = 128 + 2 * sizeof(JsonbValue) + Max(natts, 4) * sizeof(JsonbPair);
 	slot_getallattrs(slot);
 	old = MemoryContextSwitchTo(call->cxt);
 	for (i = 0; i < natts; i++)
 	{
 		Size		size;
+		Size		memory;
 
 		if (rowsize > budget ||
 			!nat_datum_to_jsonb_value(&sink->cols[i], slot->tts_values[i],
 									  slot->tts_isnull[i], budget - rowsize,
-									  &sink->values[i], &size))
+									  &sink->values[i], &size, &memory))
 		{
 			mark_truncated(sink, "byte_limit", sink->caps.max_bytes);
 			if (result->row_count == 0 && rowsize <= budget)
@@ -137,14 +150,17 @@ add_row(RowSink *sink, TupleTableSlot *slot)
 			return;
 		}
 		rowsize += size;
+		rowmemory += memory;
 	}
-	if (rowsize > budget)
+	if (rowsize > budget ||
+		call->row_memory + rowmemory > ANSWER_MEMORY_FACTOR * sink->caps.max_bytes)
 	{
 		mark_truncated(sink, "byte_limit", sink->caps.max_bytes);
 		MemoryContextSwitchTo(old);
 		return;
 	}
 	call->row_bytes += rowsize;
+	call->row_memory += rowmemory;
 
 	nat_jsonb_push(&call->state, WJB_BEGIN_OBJECT, NULL);
 	for (i = 0; i < natts; i++)

@@ -9,9 +9,9 @@ SET search_path = ab_test, public;
 CREATE FUNCTION call(tool text, args jsonb) RETURNS jsonb
 LANGUAGE sql AS $$ SELECT ai_tool_call(tool, args) - 'executionTime' $$;
 
--- the setting is capped well below jsonb's 256 MB limit
+-- the setting is capped well below jsonb's 256 MB limit (16MB)
 SET neon_ai_tools.max_response_bytes = '1GB';
-SET neon_ai_tools.max_response_bytes = '64MB';
+SET neon_ai_tools.max_response_bytes = '16MB';
 SHOW neon_ai_tools.max_response_bytes;
 
 -- bytes are counted as rendered: control characters take six bytes each
