@@ -5,7 +5,8 @@
 # calls.  Not a test: it prints ratios (tool tps / hand-written tps).
 #
 # Usage: test/bench/run.sh [seconds per round, default 5] [rounds, default 3]
-# (BENCH_WORKLOADS="point range insert update" picks workloads)
+# (BENCH_WORKLOADS="point range insert insert_audited update scan" picks
+# workloads; scan loads a 10-million-row table first, about 30 s and 600 MB)
 # Needs the extension built and installed (scripts/test.sh or make install);
 # starts and removes its own scratch cluster.
 set -euo pipefail
@@ -18,22 +19,27 @@ source "$HERE/../../scripts/cluster.sh"
 
 nat_cluster_start nat_bench
 PSQL=("$NAT_PG_BIN/psql" -X -q -v ON_ERROR_STOP=1)
-PGBENCH=("$NAT_PG_BIN/pgbench" -n -M prepared -c 1 -j 1 -T "$SECONDS_PER_ROUND")
+PGBENCH=("$NAT_PG_BIN/pgbench" -n -M prepared -c 1 -j 1)
 "${PSQL[@]}" -f "$HERE/setup.sql" >/dev/null
 # Like for like: hand-written SQL writes no audit line, so the tool runs
 # without one too; the "audited" row measures the default (audit = writes).
 "${PSQL[@]}" -c "ALTER DATABASE $PGDATABASE SET neon_ai_tools.audit = off" >/dev/null
 
-# tps of one pgbench run of a script (PGOPTIONS may set tool settings)
+# tps of one pgbench run of a script (PGOPTIONS may set tool settings);
+# the scan workload's transactions take seconds: a fixed count of them
 tps() {
-    "${PGBENCH[@]}" -f "$HERE/$1" 2>/dev/null |
+    local length=()
+    case $1 in scan_*) length=(-t 3) ;; *) length=(-T "$SECONDS_PER_ROUND") ;; esac
+    "${PGBENCH[@]}" "${length[@]}" -f "$HERE/$1" 2>/dev/null |
         sed -n 's/^tps = \([0-9.]*\).*/\1/p'
 }
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
 printf '%-28s %12s %12s %8s\n' workload "tool tps" "SQL tps" ratio
-for w in ${BENCH_WORKLOADS:-point range insert insert_audited update}; do
+WORKLOADS=${BENCH_WORKLOADS:-point range insert insert_audited update scan}
+case " $WORKLOADS " in *" scan "*) "${PSQL[@]}" -f "$HERE/setup_scan.sql" >/dev/null ;; esac
+for w in $WORKLOADS; do
     tool=()
     hand=()
     script=${w%_audited}
@@ -57,6 +63,7 @@ for w in ${BENCH_WORKLOADS:-point range insert insert_audited update}; do
         insert) label="100-row insert" ;;
         insert_audited) label="100-row insert, audited" ;;
         update) label="10-row filtered update" ;;
+        scan) label="10M-row ILIKE scan" ;;
     esac
     awk -v l="$label" -v t="$t" -v h="$h" 'BEGIN { printf "%-28s %12.1f %12.1f %8.2f\n", l, t, h, t / h }'
 done

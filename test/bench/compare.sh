@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Before/after benchmark in one run: the tool/hand-written throughput ratio
+# of the extension built from an earlier commit ("before") and of the
+# installed build ("after"), measured in alternating rounds in one cluster:
+# each round puts one build's library in place and runs pgbench on the tool
+# script and on the hand-written script (new connections load the library
+# anew).  Prints both ratios and after/before per workload.
+#
+# Usage: test/bench/compare.sh REF [seconds per round, default 5] [rounds, default 3]
+# (BENCH_WORKLOADS picks workloads, as for run.sh; default: point range
+# insert update).  Needs the extension installed (make install); the
+# installed library is put back at the end.  Both builds must share the
+# install script's version.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REF=${1:?usage: compare.sh REF [seconds] [rounds]}
+SECONDS_PER_ROUND=${2:-5}
+ROUNDS=${3:-3}
+# shellcheck source=scripts/cluster.sh
+source "$HERE/../../scripts/cluster.sh"
+
+LIBDIR=$("$NAT_PG_CONFIG" --pkglibdir)
+INSTALLED=$LIBDIR/neon_ai_tools.so
+nat_mktemp_dir compare
+cp "$INSTALLED" "$NAT_DIR/after.so"
+nat_on_exit nat_as_root cp "$NAT_DIR/after.so" "$INSTALLED"
+
+# the "before" library, built from REF in a scratch checkout
+git -C "$NAT_ROOT" archive --format=tar "$REF" | tar -x -C "$NAT_DIR" --one-top-level=before
+chown -R "$NAT_USER": "$NAT_DIR/before"
+nat_build "$NAT_DIR/before" >/dev/null
+cp "$NAT_DIR/before/neon_ai_tools.so" "$NAT_DIR/before.so"
+
+nat_cluster_start nat_compare
+PSQL=("$NAT_PG_BIN/psql" -X -q -v ON_ERROR_STOP=1)
+PGBENCH=("$NAT_PG_BIN/pgbench" -n -M prepared -c 1 -j 1 -T "$SECONDS_PER_ROUND")
+"${PSQL[@]}" -f "$HERE/setup.sql" >/dev/null
+"${PSQL[@]}" -c "ALTER DATABASE $PGDATABASE SET neon_ai_tools.audit = off" >/dev/null
+
+use() { nat_as_root cp "$NAT_DIR/$1.so" "$INSTALLED"; }
+tps() { "${PGBENCH[@]}" -f "$HERE/$1" 2>/dev/null | sed -n 's/^tps = \([0-9.]*\).*/\1/p'; }
+median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+
+echo "before: $(git -C "$NAT_ROOT" rev-parse --short "$REF"); after: the installed build"
+printf '%-24s %14s %14s %12s\n' workload "before ratio" "after ratio" after/before
+for w in ${BENCH_WORKLOADS:-point range insert update}; do
+    declare -A ratios=()
+    for v in before after; do ratios[$v]=""; done
+    for ((r = 1; r <= ROUNDS; r++)); do
+        if ((r % 2)); then order="before after"; else order="after before"; fi
+        for v in $order; do
+            use "$v"
+            t=$(tps "${w}_tool.sql")
+            h=$(tps "${w}_sql.sql")
+            ratios[$v]+="$(awk -v t="$t" -v h="$h" 'BEGIN { print t / h }') "
+        done
+    done
+    b=$(printf '%s\n' ${ratios[before]} | median)
+    a=$(printf '%s\n' ${ratios[after]} | median)
+    awk -v w="$w" -v b="$b" -v a="$a" 'BEGIN { printf "%-24s %14.2f %14.2f %12.2f\n", w, b, a, a / b }'
+    unset ratios
+done
