@@ -23,14 +23,15 @@ source "$HERE/../../scripts/cluster.sh"
 LIBDIR=$("$NAT_PG_CONFIG" --pkglibdir)
 INSTALLED=$LIBDIR/neon_ai_tools.so
 nat_mktemp_dir compare
-cp "$INSTALLED" "$NAT_DIR/after.so"
-nat_on_exit nat_as_root cp "$NAT_DIR/after.so" "$INSTALLED"
+WORK=$NAT_DIR
+cp "$INSTALLED" "$WORK/after.so"
+nat_on_exit nat_as_root cp --remove-destination "$WORK/after.so" "$INSTALLED"
 
 # the "before" library, built from REF in a scratch checkout
-git -C "$NAT_ROOT" archive --format=tar "$REF" | tar -x -C "$NAT_DIR" --one-top-level=before
-chown -R "$NAT_USER": "$NAT_DIR/before"
-nat_build "$NAT_DIR/before" >/dev/null
-cp "$NAT_DIR/before/neon_ai_tools.so" "$NAT_DIR/before.so"
+git -C "$NAT_ROOT" archive --format=tar "$REF" | tar -x -C "$WORK" --one-top-level=before
+chown -R "$NAT_USER": "$WORK/before"
+nat_build "$WORK/before" >/dev/null
+cp "$WORK/before/neon_ai_tools.so" "$WORK/before.so"
 
 nat_cluster_start nat_compare
 PSQL=("$NAT_PG_BIN/psql" -X -q -v ON_ERROR_STOP=1)
@@ -38,7 +39,8 @@ PGBENCH=("$NAT_PG_BIN/pgbench" -n -M prepared -c 1 -j 1 -T "$SECONDS_PER_ROUND")
 "${PSQL[@]}" -f "$HERE/setup.sql" >/dev/null
 "${PSQL[@]}" -c "ALTER DATABASE $PGDATABASE SET neon_ai_tools.audit = off" >/dev/null
 
-use() { nat_as_root cp "$NAT_DIR/$1.so" "$INSTALLED"; }
+# a new file, not the old one rewritten: a backend may still map it
+use() { nat_as_root cp --remove-destination "$WORK/$1.so" "$INSTALLED"; }
 tps() { "${PGBENCH[@]}" -f "$HERE/$1" 2>/dev/null | sed -n 's/^tps = \([0-9.]*\).*/\1/p'; }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
