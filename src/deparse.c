@@ -240,6 +240,7 @@ nat_deparse_column_list(StringInfo buf, Oid relid, JsonbValue *columns,
 		char	   *itempath = columns->type == jbvString ? pstrdup(path) :
 			psprintf("%s[%d]", path, foreach_current_index(lc));
 
+		CHECK_FOR_INTERRUPTS();
 		if (foreach_current_index(lc) > 0)
 			appendStringInfoString(buf, ", ");
 		nat_deparse_column(buf, relid,

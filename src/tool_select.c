@@ -267,6 +267,11 @@ deparse_order_by(StringInfo buf, ToolCall *call, Oid relid)
 
 		foreach(lc, nat_split_top_level(nat_json_value_text(order_by), ','))
 		{
+			if (n == NAT_MAX_COLUMNS)
+				nat_invalid_param("$.order_by",
+								  psprintf("Sort by at most %d keys.", NAT_MAX_COLUMNS),
+								  "argument \"order_by\" has more than the limit of %d sort keys",
+								  NAT_MAX_COLUMNS);
 			appendStringInfoString(buf, n++ == 0 ? " ORDER BY " : ", ");
 			deparse_sort_string(buf, relid, lfirst(lc), "$.order_by");
 		}

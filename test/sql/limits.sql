@@ -65,6 +65,7 @@ SELECT * FROM err('select_query', jsonb_build_object('table', 't', 'columns', re
 SELECT * FROM err('select_query', jsonb_build_object('table', 't', 'order_by',
   (SELECT jsonb_agg('id'::text) FROM generate_series(1, 1665))));
 SELECT * FROM err('select_query', jsonb_build_object('table', 't', 'order_by', jsonb_build_array(repeat('i', 146))));
+SELECT * FROM err('select_query', jsonb_build_object('table', 't', 'order_by', repeat('id, ', 1664) || 'id'));
 -- set: at most 1600 columns
 SELECT * FROM err('update_data', jsonb_build_object('table', 't', 'where', '{"id": 1}'::jsonb, 'set',
   (SELECT jsonb_object_agg('c' || i, i) FROM generate_series(1, 1601) i)));
@@ -139,6 +140,8 @@ FROM ai_tool_call(repeat('y', 10000000), '{}') a;
 SELECT type, error FROM err('select_query', jsonb_build_object('table', 't', 'columns', 'id, ' || repeat('z', 250)));
 SELECT type, error FROM err('select_query', jsonb_build_object('table', 't', 'where', jsonb_build_object('id', jsonb_build_object(repeat('o', 250), 1))));
 SELECT type, error FROM err('select_query', jsonb_build_object('table', 't', 'columns', '"unterminated, ' || repeat('z', 250)));
+SELECT type, error FROM err('select_query', jsonb_build_object('table', 't', 'where',
+  repeat('a', 63) || '.' || repeat('b', 63) || '.' || repeat('c', 63) || '.' || repeat('d', 63) || ' = 1'));
 -- huge values in columns, where keys, table and pattern answer small
 SELECT type, length(error) < 300 AS short_error, length(path) < 300 AS short_path
 FROM err('select_query', jsonb_build_object('table', 't', 'columns', repeat('c', 100000000)));
