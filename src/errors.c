@@ -240,6 +240,40 @@ nat_clip_len(const char *value, int len)
 }
 
 /*
+ * A message from PostgreSQL with each double-quoted part clipped as
+ * nat_clip_len() clips a value: core quotes the values it refuses
+ * ('invalid input syntax for type integer: "..."', 'syntax error at or
+ * near "..."'), and those come from the arguments.  Names are shorter than
+ * the clip and stay whole.
+ */
+char *
+nat_clip_quoted(const char *text)
+{
+	StringInfoData buf;
+	const char *p = text;
+
+	if (text == NULL)
+		return NULL;
+	initStringInfo(&buf);
+	for (;;)
+	{
+		const char *open = strchr(p, '"');
+		const char *close = open ? strchr(open + 1, '"') : NULL;
+
+		if (close == NULL)
+		{
+			appendStringInfoString(&buf, p);
+			break;
+		}
+		appendBinaryStringInfo(&buf, p, open + 1 - p);
+		appendStringInfoString(&buf, nat_clip_len(open + 1, close - open - 1));
+		appendStringInfoChar(&buf, '"');
+		p = close + 1;
+	}
+	return buf.data;
+}
+
+/*
  * nat_clip_len() of a terminated string.
  */
 char *

@@ -166,7 +166,7 @@ conversion_error(ErrorData *edata)
 					column ? "invalid value at %s for column \"%s\" of type %s: %s" :
 					"invalid value at %s%s for type %s: %s",
 					path, column ? column : "", format_type_be(typid),
-					edata->message);
+					nat_clip_quoted(edata->message));
 	err->path = path;
 	err->column = column;
 	err->sqlerrcode = edata->sqlerrcode;

@@ -340,7 +340,7 @@ parse_condition(FilterSqlContext *ctx)
 	{
 		ToolError  *err = nat_error("invalid_parameters",
 									"the where condition is not valid SQL: %s",
-									edata->message);
+									nat_clip_quoted(edata->message));
 
 		err->path = ctx->path ? pstrdup(ctx->path) : NULL;
 		err->suggestion = pstrdup(SHAPE_SUGGESTION);

@@ -226,6 +226,7 @@ extern ToolError *nat_take_pending_error(void);
 extern void nat_clear_pending_error(void);
 extern char *nat_clip(const char *value);
 extern char *nat_clip_len(const char *value, int len);
+extern char *nat_clip_quoted(const char *text);
 extern bool nat_exceeds_chars(const char *value, int len, int limit);
 
 typedef struct ErrorCategory

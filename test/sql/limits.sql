@@ -142,6 +142,11 @@ SELECT type, error FROM err('select_query', jsonb_build_object('table', 't', 'wh
 SELECT type, error FROM err('select_query', jsonb_build_object('table', 't', 'columns', '"unterminated, ' || repeat('z', 250)));
 SELECT type, error FROM err('select_query', jsonb_build_object('table', 't', 'where',
   repeat('a', 63) || '.' || repeat('b', 63) || '.' || repeat('c', 63) || '.' || repeat('d', 63) || ' = 1'));
+-- values PostgreSQL quotes back are clipped too
+SELECT type, error FROM err('insert_data', jsonb_build_object('table', 't', 'rows', jsonb_build_object('id', repeat('9', 150) || repeat('x', 150))));
+SELECT a ->> 'errorType' AS type, a ->> 'error' AS error
+FROM ai_tool_call('execute_sql', jsonb_build_object('sql', 'SELECT ' || quote_literal(repeat('x', 300)) || '::int')) a;
+SELECT type, error FROM err('select_query', jsonb_build_object('table', 't', 'where', 'id = 1 ' || quote_literal(repeat('q', 300))));
 -- huge values in columns, where keys, table and pattern answer small
 SELECT type, length(error) < 300 AS short_error, length(path) < 300 AS short_path
 FROM err('select_query', jsonb_build_object('table', 't', 'columns', repeat('c', 100000000)));
