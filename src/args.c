@@ -17,6 +17,8 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
+#include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "utils/builtins.h"
 #include "utils/numeric.h"
@@ -144,6 +146,83 @@ param_maximum(const ToolParam *param, int64 *maximum)
 	return has;
 }
 
+StaticAssertDecl(NAT_MAX_COLUMNS == MaxTupleAttributeNumber,
+				 "the column list limit is PostgreSQL's");
+StaticAssertDecl(NAT_MAX_SET_COLUMNS == MaxHeapAttributeNumber,
+				 "the set limit is PostgreSQL's");
+
+/*
+ * The items limit of an array parameter (0: none), and whether it comes
+ * from a setting.
+ */
+static int
+param_max_items(const ToolParam *param, bool *from_setting)
+{
+	int			limit = param->max_items;
+
+	*from_setting = false;
+	if (param->max_items_setting &&
+		(limit == 0 || *param->max_items_setting < limit))
+	{
+		limit = *param->max_items_setting;
+		*from_setting = true;
+	}
+	return limit;
+}
+
+/*
+ * Check a present argument's size against the limits of its parameter,
+ * before anything walks or copies it.  A setting's cap (the rows of one
+ * insert) is a limit_exceeded refusal; the fixed limits are
+ * invalid_parameters.
+ */
+static void
+check_param_size(const ToolParam *param, JsonbValue *value, const char *path)
+{
+	if (value->type == jbvString && param->max_length > 0 &&
+		nat_exceeds_chars(value->val.string.val, value->val.string.len,
+						  param->max_length))
+		nat_invalid_param(path,
+						  psprintf("Pass at most %d characters in \"%s\".",
+								   param->max_length, param->name),
+						  "argument \"%s\" is longer than the limit of %d characters",
+						  param->name, param->max_length);
+	if (value->type == jbvBinary && JsonContainerIsArray(value->val.binary.data))
+	{
+		bool		from_setting;
+		int			limit = param_max_items(param, &from_setting);
+		int			n = JsonContainerSize(value->val.binary.data);
+
+		if ((limit > 0 || from_setting) && n > limit)
+		{
+			ToolError  *err;
+
+			if (!from_setting)
+				nat_invalid_param(path,
+								  psprintf("Pass at most %d items in \"%s\".",
+										   limit, param->name),
+								  "argument \"%s\" has %d items, more than the limit of %d",
+								  param->name, n, limit);
+			err = nat_error("limit_exceeded",
+							"argument \"%s\" has %d items, more than the limit of %d for your role; nothing was done",
+							param->name, n, limit);
+			err->path = pstrdup(path);
+			err->suggestion = psprintf("Split the call into batches of at most %d items.",
+									   Max(limit, 1));
+			nat_throw(err);
+		}
+	}
+	if (value->type == jbvBinary && JsonContainerIsObject(value->val.binary.data) &&
+		param->max_properties > 0 &&
+		JsonContainerSize(value->val.binary.data) > param->max_properties)
+		nat_invalid_param(path,
+						  psprintf("Pass at most %d members in \"%s\".",
+								   param->max_properties, param->name),
+						  "argument \"%s\" has %d members, more than the limit of %d",
+						  param->name, (int) JsonContainerSize(value->val.binary.data),
+						  param->max_properties);
+}
+
 /*
  * Check one present argument against its parameter row.
  */
@@ -211,6 +290,8 @@ validate_param(const ToolParam *param, JsonbValue *value, const char *path)
 						  "a number with a fraction" : type);
 	}
 
+	check_param_size(param, value, path);
+
 	if ((mask & NAT_JSON_INTEGER) && (param->types & NAT_JSON_INTEGER))
 	{
 		int64		maximum;
@@ -230,7 +311,8 @@ validate_param(const ToolParam *param, JsonbValue *value, const char *path)
 
 	if (mask == NAT_JSON_STRING && param->enum_values)
 	{
-		char	   *s = nat_json_value_text(value);
+		/* enum values are short: a clipped copy decides as well */
+		char	   *s = nat_clip_len(value->val.string.val, value->val.string.len);
 		int			n = 0;
 		int			i;
 
@@ -281,13 +363,16 @@ nat_validate_args(const ToolDef *tool, Jsonb *args)
 		const ToolParam *param = NULL;
 		char	   *path;
 
+		CHECK_FOR_INTERRUPTS();
 		if (tok != WJB_KEY)
 			continue;
-		key = pnstrdup(v.val.string.val, v.val.string.len);
+		/* an unknown key is quoted back clipped: it may be huge */
+		key = nat_clip_len(v.val.string.val, v.val.string.len);
 		path = psprintf("$.%s", key);
 		for (i = 0; i < tool->nparams; i++)
 		{
-			if (strcmp(tool->params[i].name, key) == 0)
+			if (strlen(tool->params[i].name) == v.val.string.len &&
+				memcmp(tool->params[i].name, v.val.string.val, v.val.string.len) == 0)
 			{
 				param = &tool->params[i];
 				break;

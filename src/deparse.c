@@ -22,6 +22,7 @@
 #include "catalog/pg_type.h"
 #include "neon_ai_tools.h"
 #include "parser/parse_oper.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
@@ -171,21 +172,48 @@ nat_deparse_column_list(StringInfo buf, Oid relid, JsonbValue *columns,
 	if (columns != NULL && columns->type == jbvString)
 	{
 		char	   *text = nat_json_value_text(columns);
+		const char *p = text;
 
 		if (strcmp(text, "*") != 0)
 		{
-			foreach(lc, nat_split_top_level(text, ','))
+			/*
+			 * Scan "a, \"b c\", d" one name at a time, stopping at the
+			 * column limit: the count is known only while scanning, and a
+			 * huge list must not be split first.
+			 */
+			for (;;)
 			{
-				const char *p = lfirst(lc);
+				const char *e = p;
+				bool		in_quotes = false;
 				bool		quoted;
-				char	   *name = nat_read_identifier(&p, &quoted);
+				char	   *item;
+				const char *q;
+				char	   *name;
 
-				while (isspace((unsigned char) *p))
-					p++;
-				if (name == NULL || *p != '\0')
+				CHECK_FOR_INTERRUPTS();
+				if (list_length(names) == NAT_MAX_COLUMNS)
+					nat_invalid_param(path,
+									  psprintf("Name at most %d columns.", NAT_MAX_COLUMNS),
+									  "argument \"%s\" names more than the limit of %d columns",
+									  path + 2, NAT_MAX_COLUMNS);
+				/* the next item ends at a comma outside double quotes */
+				for (; *e && (in_quotes || *e != ','); e++)
+					if (*e == '"')
+						in_quotes = !in_quotes;
+				item = pnstrdup(p, e - p);
+				q = item;
+				name = nat_read_identifier(&q, &quoted);
+				while (isspace((unsigned char) *q))
+					q++;
+				if (name == NULL || *q != '\0')
 					nat_invalid_param(path, "Separate column names with commas, e.g. \"id, name\".",
-									  "invalid column list \"%s\"", text);
+									  "invalid column list \"%s\"", nat_clip(text));
+				nat_check_identifier(name, strlen(name), path);
+				pfree(item);
 				names = lappend(names, name);
+				if (*e == '\0')
+					break;
+				p = e + 1;
 			}
 		}
 	}
@@ -197,6 +225,7 @@ nat_deparse_column_list(StringInfo buf, Oid relid, JsonbValue *columns,
 		{
 			JsonbValue *item = getIthJsonbValueFromContainer(columns->val.binary.data, i);
 
+			CHECK_FOR_INTERRUPTS();
 			names = lappend(names, nat_json_value_text(item));
 		}
 	}
@@ -211,6 +240,7 @@ nat_deparse_column_list(StringInfo buf, Oid relid, JsonbValue *columns,
 		char	   *itempath = columns->type == jbvString ? pstrdup(path) :
 			psprintf("%s[%d]", path, foreach_current_index(lc));
 
+		CHECK_FOR_INTERRUPTS();
 		if (foreach_current_index(lc) > 0)
 			appendStringInfoString(buf, ", ");
 		nat_deparse_column(buf, relid,

@@ -22,6 +22,7 @@
 #include "access/htup_details.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_constraint.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "utils/array.h"
@@ -211,10 +212,119 @@ nat_set_error_context(MemoryContext cxt)
 	error_cxt = cxt;
 }
 
+/*
+ * A value from the arguments as error answers quote it: its first
+ * NAT_ECHO_CHARS characters, and an ellipsis if there were more.  len is
+ * its length in bytes (it need not be terminated).  Only the prefix is
+ * read, so clipping a huge value costs little.
+ */
+char *
+nat_clip_len(const char *value, int len)
+{
+	int			bytes = 0;
+	int			chars = 0;
+
+	if (value == NULL)
+		return NULL;
+	if (len <= NAT_ECHO_CHARS)
+		return pnstrdup(value, len);
+	while (bytes < len && chars < NAT_ECHO_CHARS)
+	{
+		bytes += pg_mblen(value + bytes);
+		chars++;
+	}
+	if (bytes >= len)
+		return pnstrdup(value, len);
+	return psprintf("%.*s%s", bytes, value,
+					GetDatabaseEncoding() == PG_UTF8 ? "\xe2\x80\xa6" : "...");
+}
+
+/*
+ * A message from PostgreSQL with each double-quoted part clipped as
+ * nat_clip_len() clips a value: core quotes the values it refuses
+ * ('invalid input syntax for type integer: "..."', 'syntax error at or
+ * near "..."'), and those come from the arguments.  Names are shorter than
+ * the clip and stay whole.
+ */
+char *
+nat_clip_quoted(const char *text)
+{
+	StringInfoData buf;
+	const char *p = text;
+
+	if (text == NULL)
+		return NULL;
+	initStringInfo(&buf);
+	for (;;)
+	{
+		const char *open = strchr(p, '"');
+		const char *close = open ? strchr(open + 1, '"') : NULL;
+
+		if (close == NULL)
+		{
+			appendStringInfoString(&buf, p);
+			break;
+		}
+		appendBinaryStringInfo(&buf, p, open + 1 - p);
+		appendStringInfoString(&buf, nat_clip_len(open + 1, close - open - 1));
+		appendStringInfoChar(&buf, '"');
+		p = close + 1;
+	}
+	return buf.data;
+}
+
+/*
+ * nat_clip_len() of a terminated string.
+ */
+char *
+nat_clip(const char *value)
+{
+	return value ? nat_clip_len(value, strnlen(value, MaxAllocSize)) : NULL;
+}
+
+/*
+ * Has value (len bytes) more than limit characters?  The byte length
+ * settles most cases without counting.
+ */
+bool
+nat_exceeds_chars(const char *value, int len, int limit)
+{
+	int			bytes = 0;
+	int			chars = 0;
+
+	if (len <= limit)
+		return false;
+	if (pg_database_encoding_max_length() == 1)
+		return true;
+	while (bytes < len)
+	{
+		if (++chars > limit)
+			return true;
+		bytes += pg_mblen(value + bytes);
+	}
+	return false;
+}
+
+/*
+ * The longest text a field of an error answer may hold.  Values from the
+ * arguments are clipped where they are quoted (nat_clip()); this is a
+ * last guard that keeps any answer small whatever a message contains.
+ */
+#define MAX_ERROR_FIELD 8192
+
 static char *
 copy_string(const char *s)
 {
-	return s ? pstrdup(s) : NULL;
+	size_t		len;
+
+	if (s == NULL)
+		return NULL;
+	len = strnlen(s, MAX_ERROR_FIELD + 1);
+	if (len <= MAX_ERROR_FIELD)
+		return pstrdup(s);
+	len = pg_mbcliplen(s, len, MAX_ERROR_FIELD);
+	return psprintf("%.*s%s", (int) len, s,
+					GetDatabaseEncoding() == PG_UTF8 ? "\xe2\x80\xa6" : "...");
 }
 
 static List *
@@ -224,7 +334,7 @@ copy_string_list(List *list)
 	ListCell   *lc;
 
 	foreach(lc, list)
-		copy = lappend(copy, pstrdup((const char *) lfirst(lc)));
+		copy = lappend(copy, copy_string((const char *) lfirst(lc)));
 	return copy;
 }
 
@@ -254,7 +364,7 @@ nat_throw(ToolError *err)
 	pending_error = copy;
 	ereport(ERROR,
 			(errcode(ERRCODE_NAT_TOOL_ERROR),
-			 errmsg_internal("%s", err->message)));
+			 errmsg_internal("%s", copy->message)));
 	pg_unreachable();
 }
 

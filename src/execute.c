@@ -124,7 +124,7 @@ conversion_error(ErrorData *edata)
 					column ? "invalid value at %s for column \"%s\" of type %s: %s" :
 					"invalid value at %s%s for type %s: %s",
 					path, column ? column : "", format_type_be(typid),
-					edata->message);
+					nat_clip_quoted(edata->message));
 	err->path = path;
 	err->column = column;
 	err->sqlerrcode = edata->sqlerrcode;
@@ -178,13 +178,13 @@ find_available_tool(const char *name)
 	if (tool && tool->writes && nat_read_only)
 	{
 		err = nat_error("tool_disabled",
-						"tool \"%s\" writes, and this role is read-only", name);
+						"tool \"%s\" writes, and this role is read-only", nat_clip(name));
 		err->suggestion = pstrdup("Only reading tools are available (neon_ai_tools.read_only is on); read the data instead, or ask the database administrator.");
 	}
 	else if (tool)
 	{
 		err = nat_error("tool_disabled",
-						"tool \"%s\" is not enabled for this role", name);
+						"tool \"%s\" is not enabled for this role", nat_clip(name));
 		err->suggestion = nat_available_tool_names()[0] ?
 			psprintf("Use one of the enabled tools: %s.", nat_available_tool_names()) :
 			pstrdup("No tools are enabled for this role; ask the database administrator.");
@@ -193,7 +193,7 @@ find_available_tool(const char *name)
 	{
 		const char *close = nat_closest_tool_name(name);
 
-		err = nat_error("unknown_tool", "tool \"%s\" does not exist", name);
+		err = nat_error("unknown_tool", "tool \"%s\" does not exist", nat_clip(name));
 		err->suggestion = close ?
 			psprintf("Did you mean \"%s\"?", close) :
 			psprintf("Use one of the tools listed by ai_tool_list(): %s.",
@@ -338,7 +338,8 @@ nat_run_tool_call(const char *name, Jsonb *args)
 									ALLOCSET_DEFAULT_SIZES);
 	MemoryContextSwitchTo(callcxt);
 	call = palloc0(sizeof(ToolCall));
-	call->tool_name = pstrdup(name);
+	/* answers and the audit log quote the name: clipped, it may be huge */
+	call->tool_name = nat_clip(name);
 	call->args = args;
 	call->affected_rows = -1;
 	call->cxt = callcxt;

@@ -26,6 +26,7 @@
 #include "access/htup_details.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
+#include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "parser/parse_coerce.h"
 #include "utils/builtins.h"
@@ -39,7 +40,7 @@ static const char *const filter_operators[] = {
 };
 
 static void deparse_object(StringInfo buf, Oid relid, JsonbContainer *obj,
-						   QueryParams *params, const char *path);
+						   QueryParams *params, StringInfo path);
 
 /*
  * Is key one of the structured filter's operators?
@@ -330,7 +331,7 @@ deparse_operator(StringInfo buf, Oid relid, AttrNumber attnum, Oid coltype,
 		nat_invalid_param(path,
 						  close ? psprintf("Did you mean \"%s\"?", close) :
 						  "Use one of eq, neq, gt, gte, lt, lte, in, not_in, like, ilike, is_null, between, contains.",
-						  "unknown filter operator \"%s\"", op);
+						  "unknown filter operator \"%s\"", nat_clip(op));
 	}
 }
 
@@ -340,8 +341,9 @@ deparse_operator(StringInfo buf, Oid relid, AttrNumber attnum, Oid coltype,
 static void
 deparse_column_condition(StringInfo buf, Oid relid, const char *colname,
 						 JsonbValue *value, QueryParams *params,
-						 const char *path)
+						 StringInfo pathbuf)
 {
+	const char *path = pathbuf->data;
 	AttrNumber	attnum = nat_resolve_column(relid, colname, path);
 	Oid			coltype = get_atttype(relid, attnum);
 	Oid			basetype = getBaseType(coltype);
@@ -359,7 +361,7 @@ deparse_column_condition(StringInfo buf, Oid relid, const char *colname,
 		{
 			while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 				if (tok == WJB_KEY &&
-					!is_filter_operator(pnstrdup(v.val.string.val, v.val.string.len)))
+					!is_filter_operator(nat_clip_len(v.val.string.val, v.val.string.len)))
 					operators = false;
 		}
 	}
@@ -385,19 +387,26 @@ deparse_column_condition(StringInfo buf, Oid relid, const char *colname,
 		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 		{
 			char	   *op;
+			int			len = pathbuf->len;
 
+			CHECK_FOR_INTERRUPTS();
 			if (tok != WJB_KEY)
 				continue;
-			op = pnstrdup(v.val.string.val, v.val.string.len);
+			/* no operator is long: a clipped copy names it as well */
+			op = nat_clip_len(v.val.string.val, v.val.string.len);
 			tok = JsonbIteratorNext(&it, &v, true);
 			if (n++ > 0)
 				appendStringInfoString(buf, " AND ");
+			appendStringInfo(pathbuf, ".%s", op);
 			deparse_operator(buf, relid, attnum, coltype, op, &v, params,
-							 psprintf("%s.%s", path, op));
+							 pathbuf->data);
+			pathbuf->len = len;
+			pathbuf->data[len] = '\0';
+			path = pathbuf->data;
 		}
 		if (n == 0)
 			nat_invalid_param(path, "Give at least one operator, e.g. {\"gt\": 18}.",
-							  "empty operator object for column \"%s\"", colname);
+							  "empty operator object for column \"%s\"", nat_clip(colname));
 		appendStringInfoChar(buf, ')');
 	}
 }
@@ -407,13 +416,14 @@ deparse_column_condition(StringInfo buf, Oid relid, const char *colname,
  */
 static void
 deparse_bool_list(StringInfo buf, Oid relid, const char *op, JsonbValue *value,
-				  QueryParams *params, const char *path)
+				  QueryParams *params, StringInfo path)
 {
 	int			n;
 	int			i;
+	int			len = path->len;
 
 	if (!is_array(value) || JsonContainerSize(value->val.binary.data) == 0)
-		nat_invalid_param(path,
+		nat_invalid_param(path->data,
 						  psprintf("Pass a non-empty list of conditions, e.g. {\"%s\": [{\"a\": 1}, {\"b\": 2}]}.", op),
 						  "\"%s\" takes a non-empty array of conditions", op);
 	n = JsonContainerSize(value->val.binary.data);
@@ -421,18 +431,23 @@ deparse_bool_list(StringInfo buf, Oid relid, const char *op, JsonbValue *value,
 	for (i = 0; i < n; i++)
 	{
 		JsonbValue *item = getIthJsonbValueFromContainer(value->val.binary.data, i);
-		char	   *itempath = psprintf("%s[%d]", path, i);
 
+		CHECK_FOR_INTERRUPTS();
+		/* the item's path: built on the parent's, not copied (linear) */
+		appendStringInfo(path, "[%d]", i);
 		if (i > 0)
 			appendStringInfo(buf, " %s ", strcmp(op, "or") == 0 ? "OR" : "AND");
 		if (item->type == jbvString)
 			nat_deparse_sql_condition(buf, relid,
 									  pnstrdup(item->val.string.val, item->val.string.len),
-									  params, itempath);
+									  params, path->data);
 		else if (is_object(item))
-			deparse_object(buf, relid, item->val.binary.data, params, itempath);
+			deparse_object(buf, relid, item->val.binary.data, params, path);
 		else
-			nat_invalid_param(itempath, NULL, "each condition of \"%s\" must be an object", op);
+			nat_invalid_param(path->data, NULL, "each condition of \"%s\" must be an object", op);
+		path->len = len;
+		path->data[len] = '\0';
+		pfree(item);
 	}
 	appendStringInfoChar(buf, ')');
 }
@@ -442,23 +457,29 @@ deparse_bool_list(StringInfo buf, Oid relid, const char *op, JsonbValue *value,
  */
 static void
 deparse_object(StringInfo buf, Oid relid, JsonbContainer *obj,
-			   QueryParams *params, const char *path)
+			   QueryParams *params, StringInfo path)
 {
 	JsonbIterator *it = JsonbIteratorInit(obj);
 	JsonbValue	v;
 	JsonbIteratorToken tok;
 	int			n = 0;
+	int			len = path->len;
 
+	check_stack_depth();
 	appendStringInfoChar(buf, '(');
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 	{
 		char	   *key;
-		char	   *keypath;
+		StringInfo	keypath = path;
 
+		CHECK_FOR_INTERRUPTS();
 		if (tok != WJB_KEY)
 			continue;
+		/* keys were checked (nat_validate_where): names are short */
 		key = pnstrdup(v.val.string.val, v.val.string.len);
-		keypath = psprintf("%s.%s", path, key);
+		path->len = len;
+		path->data[len] = '\0';
+		appendStringInfo(path, ".%s", key);
 		tok = JsonbIteratorNext(&it, &v, true);
 		if (n++ > 0)
 			appendStringInfoString(buf, " AND ");
@@ -467,7 +488,7 @@ deparse_object(StringInfo buf, Oid relid, JsonbContainer *obj,
 		else if (strcmp(key, "not") == 0)
 		{
 			if (!is_object(&v))
-				nat_invalid_param(keypath, "Pass a condition object, e.g. {\"not\": {\"status\": \"deleted\"}}.",
+				nat_invalid_param(keypath->data, "Pass a condition object, e.g. {\"not\": {\"status\": \"deleted\"}}.",
 								  "\"not\" takes a condition object");
 			appendStringInfoString(buf, "(NOT ");
 			deparse_object(buf, relid, v.val.binary.data, params, keypath);
@@ -476,9 +497,176 @@ deparse_object(StringInfo buf, Oid relid, JsonbContainer *obj,
 		else
 			deparse_column_condition(buf, relid, key, &v, params, keypath);
 	}
+	path->len = len;
+	path->data[len] = '\0';
 	if (n == 0)
 		appendStringInfoString(buf, "true");
 	appendStringInfoChar(buf, ')');
+}
+
+/*
+ * Where a value sits in a where argument, for error paths.  Validation
+ * keeps only these links, one per level on the stack, and renders a path
+ * string only for the error it raises, so the work stays linear however
+ * deep or wide the filter is.
+ */
+typedef struct WherePath
+{
+	const struct WherePath *parent;
+	const char *key;			/* member name (len bytes), or NULL */
+	int			keylen;
+	int			index;			/* array index, when key is NULL */
+} WherePath;
+
+static char *
+render_path(const WherePath *wp, const char *root)
+{
+	StringInfoData buf;
+	const WherePath *links[NAT_MAX_WHERE_DEPTH * 2 + 8];
+	int			n = 0;
+
+	/* the chain is bounded: validation stops past the depth limit */
+	for (; wp != NULL && n < lengthof(links); wp = wp->parent)
+		links[n++] = wp;
+	initStringInfo(&buf);
+	appendStringInfoString(&buf, root);
+	while (n-- > 0)
+	{
+		if (links[n]->key)
+			appendStringInfo(&buf, ".%s", nat_clip_len(links[n]->key, links[n]->keylen));
+		else
+			appendStringInfo(&buf, "[%d]", links[n]->index);
+	}
+	return buf.data;
+}
+
+static void validate_where_object(JsonbContainer *obj, const WherePath *wp,
+								  int depth, const char *root);
+
+/*
+ * The size of an in / not_in list (or of a bare list meaning in).
+ */
+static void
+validate_in_list(JsonbValue *value, const WherePath *wp, const char *root)
+{
+	int			n;
+
+	if (!is_array(value))
+		return;
+	n = JsonContainerSize(value->val.binary.data);
+	if (n > NAT_MAX_IN_LIST)
+		nat_invalid_param(render_path(wp, root),
+						  psprintf("Pass at most %d values in one list; split the filter, or use a condition on a range.",
+								   NAT_MAX_IN_LIST),
+						  "list of %d values is longer than the limit of %d",
+						  n, NAT_MAX_IN_LIST);
+}
+
+/*
+ * One item of and / or: a SQL condition string or a filter object.
+ */
+static void
+validate_where_item(JsonbValue *item, const WherePath *wp, int depth,
+					const char *root)
+{
+	if (item->type == jbvString &&
+		nat_exceeds_chars(item->val.string.val, item->val.string.len,
+						  NAT_MAX_WHERE_SQL))
+		nat_invalid_param(render_path(wp, root),
+						  psprintf("Write a condition of at most %d characters.", NAT_MAX_WHERE_SQL),
+						  "where condition is longer than the limit of %d characters",
+						  NAT_MAX_WHERE_SQL);
+	if (is_object(item))
+		validate_where_object(item->val.binary.data, wp, depth, root);
+}
+
+static void
+validate_where_object(JsonbContainer *obj, const WherePath *wp, int depth,
+					  const char *root)
+{
+	JsonbIterator *it = JsonbIteratorInit(obj);
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	WherePath	member = {wp, NULL, 0, 0};
+
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		bool		and_or;
+		bool		not;
+
+		CHECK_FOR_INTERRUPTS();
+		if (tok != WJB_KEY)
+			continue;
+		member.key = v.val.string.val;
+		member.keylen = v.val.string.len;
+		and_or = (v.val.string.len == 3 && memcmp(v.val.string.val, "and", 3) == 0) ||
+			(v.val.string.len == 2 && memcmp(v.val.string.val, "or", 2) == 0);
+		not = v.val.string.len == 3 && memcmp(v.val.string.val, "not", 3) == 0;
+		if (!and_or && !not)
+			nat_check_identifier(v.val.string.val, v.val.string.len,
+								 v.val.string.len > NAT_MAX_IDENTIFIER ?
+								 render_path(&member, root) : NULL);
+		tok = JsonbIteratorNext(&it, &v, true);
+		if ((and_or && is_array(&v)) || (not && is_object(&v)))
+		{
+			if (depth + 1 > NAT_MAX_WHERE_DEPTH)
+				nat_invalid_param(render_path(&member, root),
+								  "Flatten the filter: and/or lists take any number of conditions.",
+								  "argument \"where\" is nested deeper than the limit of %d and/or/not levels",
+								  NAT_MAX_WHERE_DEPTH);
+		}
+		if (and_or && is_array(&v))
+		{
+			int			n = JsonContainerSize(v.val.binary.data);
+			int			i;
+			WherePath	item = {&member, NULL, 0, 0};
+
+			for (i = 0; i < n; i++)
+			{
+				JsonbValue *elem = getIthJsonbValueFromContainer(v.val.binary.data, i);
+
+				CHECK_FOR_INTERRUPTS();
+				item.index = i;
+				validate_where_item(elem, &item, depth + 1, root);
+				pfree(elem);
+			}
+		}
+		else if (not && is_object(&v))
+			validate_where_object(v.val.binary.data, &member, depth + 1, root);
+		else if (!and_or && !not)
+		{
+			/* a column: a bare list, or operators with in / not_in lists */
+			validate_in_list(&v, &member, root);
+			if (is_object(&v))
+			{
+				JsonbValue *list;
+				WherePath	op = {&member, NULL, 0, 0};
+
+				list = getKeyJsonValueFromContainer(v.val.binary.data, "in", 2, NULL);
+				op.key = "in";
+				op.keylen = 2;
+				if (list)
+					validate_in_list(list, &op, root);
+				list = getKeyJsonValueFromContainer(v.val.binary.data, "not_in", 6, NULL);
+				op.key = "not_in";
+				op.keylen = 6;
+				if (list)
+					validate_in_list(list, &op, root);
+			}
+		}
+	}
+}
+
+/*
+ * The limits of a where argument (README, "Limits"), checked before any
+ * SQL is built: a condition string's length (by its parameter row), the
+ * and/or/not depth of the structured form, column names and in lists.
+ */
+void
+nat_validate_where(JsonbValue *value, const char *path)
+{
+	if (is_object(value))
+		validate_where_object(value->val.binary.data, NULL, 0, path);
 }
 
 /*
@@ -493,7 +681,13 @@ nat_deparse_where(StringInfo buf, Oid relid, JsonbValue *where,
 								  pnstrdup(where->val.string.val, where->val.string.len),
 								  params, path);
 	else if (is_object(where))
-		deparse_object(buf, relid, where->val.binary.data, params, path);
+	{
+		StringInfoData pathbuf;
+
+		initStringInfo(&pathbuf);
+		appendStringInfoString(&pathbuf, path);
+		deparse_object(buf, relid, where->val.binary.data, params, &pathbuf);
+	}
 	else
 		nat_invalid_param(path, "Pass an object such as {\"status\": \"active\"} or a SQL condition string.",
 						  "argument \"where\" must be an object or a string");

@@ -340,7 +340,7 @@ parse_condition(FilterSqlContext *ctx)
 	{
 		ToolError  *err = nat_error("invalid_parameters",
 									"the where condition is not valid SQL: %s",
-									edata->message);
+									nat_clip_quoted(edata->message));
 
 		err->path = ctx->path ? pstrdup(ctx->path) : NULL;
 		err->suggestion = pstrdup(SHAPE_SUGGESTION);
@@ -381,7 +381,7 @@ parse_condition(FilterSqlContext *ctx)
 	if (rt->name != NULL || rt->indirection != NIL)
 		refuse(ctx, rt->location, SHAPE_SUGGESTION,
 			   "the where condition must not name its result (\"AS %s\")",
-			   rt->name ? rt->name : "");
+			   rt->name ? nat_clip(rt->name) : "");
 	return rt->val;
 }
 
@@ -457,7 +457,7 @@ check_raw_node(Node *node, void *context)
 					refuse(ctx, cref->location,
 						   "Write the column name alone (\"id\", not \"t.id\"); use execute_sql to query other tables.",
 						   "column reference \"%s\" is qualified; a where condition may only name the table's own columns",
-						   NameListToString(cref->fields));
+						   nat_clip(NameListToString(cref->fields)));
 				break;
 			}
 
@@ -554,7 +554,7 @@ check_raw_a_expr(FilterSqlContext *ctx, A_Expr *a)
 		refuse(ctx, a->location,
 			   "Use the built-in operators unqualified, such as = or <, or qualified as OPERATOR(pg_catalog.=).",
 			   "operator OPERATOR(%s) is not allowed in a where condition",
-			   NameListToString(a->name));
+			   nat_clip(NameListToString(a->name)));
 	if (!name_in_list(opname, allowed_operators, lengthof(allowed_operators)))
 		refuse(ctx, a->location, ALLOWED_OPERATORS_SUGGESTION,
 			   "operator %s is not allowed in a where condition", opname);
@@ -576,7 +576,7 @@ check_raw_func_call(FilterSqlContext *ctx, FuncCall *fc)
 		refuse(ctx, fc->location,
 			   "Only built-in functions may be called: " ALLOWED_FUNCTIONS_TEXT ". Use execute_sql to call other functions.",
 			   "function %s() is not allowed in a where condition",
-			   NameListToString(fc->funcname));
+			   nat_clip(NameListToString(fc->funcname)));
 	if (!name_in_list(name, allowed_functions, lengthof(allowed_functions)))
 		refuse(ctx, fc->location,
 			   "Only these functions may be called: " ALLOWED_FUNCTIONS_TEXT ". Use execute_sql to call other functions.",

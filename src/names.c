@@ -76,6 +76,7 @@ nat_split_top_level(const char *text, char sep)
 				b++;
 			while (e > b && isspace((unsigned char) e[-1]))
 				e--;
+			CHECK_FOR_INTERRUPTS();
 			parts = lappend(parts, pnstrdup(b, e - b));
 			if (*p == '\0')
 				break;
@@ -88,46 +89,74 @@ nat_split_top_level(const char *text, char sep)
 /*
  * Read one identifier at the start of *p: a double-quoted identifier (with
  * "" for a quote) or a run of characters up to white space.  Advances *p
- * past it.  Returns NULL if there is no well-formed identifier.
+ * past it.  Returns NULL if there is no well-formed identifier.  The name
+ * is returned whole, in a buffer of its own size: a name longer than
+ * PostgreSQL's is refused by nat_check_identifier(), not truncated.
  */
 char *
 nat_read_identifier(const char **p, bool *quoted)
 {
 	const char *s = *p;
-	StringInfoData buf;
+	const char *start;
+	char	   *result;
+	char	   *out;
 
 	while (isspace((unsigned char) *s))
 		s++;
-	initStringInfo(&buf);
 	*quoted = (*s == '"');
 	if (*quoted)
 	{
-		s++;
-		for (;;)
+		const char *q;
+
+		/* find the closing quote first, to size the buffer */
+		start = ++s;
+		for (q = s;; q++)
 		{
-			if (*s == '\0')
+			if (*q == '\0')
 				return NULL;	/* unterminated */
-			if (*s == '"')
+			if (*q == '"')
 			{
-				if (s[1] != '"')
+				if (q[1] != '"')
 					break;
-				s++;
+				q++;
 			}
-			appendStringInfoChar(&buf, *s++);
 		}
+		result = out = palloc(q - start + 1);
+		while (s < q)
+		{
+			if (*s == '"')
+				s++;			/* the first of a doubled quote */
+			*out++ = *s++;
+		}
+		*out = '\0';
 		s++;
 	}
 	else
 	{
+		start = s;
 		while (*s && !isspace((unsigned char) *s))
-			appendStringInfoChar(&buf, *s++);
+			s++;
+		result = pnstrdup(start, s - start);
 	}
 	*p = s;
-	if (buf.len == 0)
+	if (result[0] == '\0')
 		return NULL;
-	/* as the parser does: names longer than NAMEDATALEN - 1 are truncated */
-	truncate_identifier(buf.data, buf.len, false);
-	return buf.data;
+	return result;
+}
+
+/*
+ * Refuse a name (len bytes) longer than PostgreSQL keeps (NAMEDATALEN - 1
+ * bytes): PostgreSQL would truncate it to another name.
+ */
+void
+nat_check_identifier(const char *name, int len, const char *path)
+{
+	if (len > NAT_MAX_IDENTIFIER)
+		nat_invalid_param(path,
+						  psprintf("Names are at most %d bytes long; check the name.",
+								   NAT_MAX_IDENTIFIER),
+						  "name \"%s\" is longer than the limit of %d bytes",
+						  nat_clip_len(name, len), NAT_MAX_IDENTIFIER);
 }
 
 /*
@@ -135,7 +164,7 @@ nat_read_identifier(const char **p, bool *quoted)
  * if it is not well-formed.
  */
 static List *
-parse_qualified_name(const char *text)
+parse_qualified_name(const char *text, const char *path)
 {
 	List	   *parts = NIL;
 	ListCell   *lc;
@@ -151,6 +180,7 @@ parse_qualified_name(const char *text)
 			p++;
 		if (part->name == NULL || *p != '\0')
 			return NIL;
+		nat_check_identifier(part->name, strlen(part->name), path);
 		parts = lappend(parts, part);
 	}
 	return parts;
@@ -278,9 +308,9 @@ report_missing_table(const char *text, const char *schema, const char *relname,
 	List	   *close = closest_tables(schema, relname);
 	ListCell   *lc;
 
-	err = nat_error("invalid_table", "table \"%s\" does not exist", text);
+	err = nat_error("invalid_table", "table \"%s\" does not exist", nat_clip(text));
 	err->path = pstrdup(path);
-	err->affected_resources = list_make1(pstrdup(text));
+	err->affected_resources = list_make1(nat_clip(text));
 	if (close != NIL)
 	{
 		StringInfoData buf;
@@ -557,7 +587,7 @@ nat_hint_is_shareable(const char *hint, const char *sql)
 Oid
 nat_resolve_table(const char *name, const char *path)
 {
-	List	   *parts = parse_qualified_name(name);
+	List	   *parts = parse_qualified_name(name, path);
 	NamePart   *schema = NULL;
 	NamePart   *rel;
 	Oid			relid = InvalidOid;
@@ -567,16 +597,17 @@ nat_resolve_table(const char *name, const char *path)
 	/* "Odd Table" written without quotes: try it as one literal name */
 	if (parts == NIL)
 	{
+		nat_check_identifier(name, strlen(name), path);
 		relid = lock_relation(NULL, name, path);
 		if (!OidIsValid(relid))
 			nat_invalid_param(path,
 							  "Pass a table name such as \"orders\" or \"sales.orders\"; double-quote names with spaces or dots.",
-							  "invalid table name \"%s\"", name);
+							  "invalid table name \"%s\"", nat_clip(name));
 		parts = list_make1(NULL);	/* resolved: skip the lookups below */
 	}
 	if (list_length(parts) > 2)
 		nat_invalid_param(path, "Pass \"table\" or \"schema.table\".",
-						  "too many dotted names in \"%s\"", name);
+						  "too many dotted names in \"%s\"", nat_clip(name));
 	if (list_length(parts) == 2)
 		schema = linitial(parts);
 	rel = llast(parts);
@@ -611,7 +642,7 @@ nat_resolve_table(const char *name, const char *path)
 		  relkind == RELKIND_PARTITIONED_TABLE))
 	{
 		ToolError  *err = nat_error("invalid_table",
-									"\"%s\" is not a table or view", name);
+									"\"%s\" is not a table or view", nat_clip(name));
 
 		err->path = pstrdup(path);
 		err->suggestion = list_tables_advice();
@@ -670,14 +701,13 @@ closest_columns(Oid relid, const char *name)
 AttrNumber
 nat_resolve_column(Oid relid, const char *name, const char *path)
 {
-	char	   *truncated = pstrdup(name);
 	AttrNumber	attnum;
 
-	truncate_identifier(truncated, strlen(truncated), false);
-	attnum = get_attnum(relid, truncated);
+	nat_check_identifier(name, strlen(name), path);
+	attnum = get_attnum(relid, name);
 	if (attnum == InvalidAttrNumber)
 	{
-		char	   *lower = asc_tolower(truncated, strlen(truncated));
+		char	   *lower = asc_tolower(name, strlen(name));
 
 		attnum = get_attnum(relid, lower);
 	}
@@ -686,12 +716,12 @@ nat_resolve_column(Oid relid, const char *name, const char *path)
 		char	   *relname = nat_relation_display_name(relid);
 		ToolError  *err = nat_error("invalid_column",
 									"column \"%s\" does not exist in table %s",
-									name, relname);
+									nat_clip(name), relname);
 		List	   *close = closest_columns(relid, name);
 
 		err->path = pstrdup(path);
-		err->column = pstrdup(name);
-		err->affected_resources = list_make2(relname, psprintf("%s.%s", relname, quote_identifier(name)));
+		err->column = nat_clip(name);
+		err->affected_resources = list_make2(relname, psprintf("%s.%s", relname, quote_identifier(nat_clip(name))));
 		if (close != NIL)
 		{
 			err->suggestion = psprintf("Did you mean \"%s\"?", (char *) linitial(close));

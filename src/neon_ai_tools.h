@@ -99,6 +99,31 @@ extern void nat_policy_check(void);
 struct ToolCall;
 
 /*
+ * Limits on argument sizes (README, "Limits").  They are checked in args.c
+ * before any SQL is built, and shown in the JSON Schemas.
+ *
+ * A quoted identifier of NAT_MAX_IDENTIFIER characters, each a doubled
+ * quote, takes 2 * 63 + 2 characters; "schema"."table" is two of them and
+ * a dot.  A column list holds at most MaxTupleAttributeNumber names, each
+ * quoted identifier followed by a comma and a space.
+ */
+#define NAT_MAX_IDENTIFIER		(NAMEDATALEN - 1)	/* bytes, as PostgreSQL */
+#define NAT_MAX_QUOTED_IDENTIFIER (2 * NAT_MAX_IDENTIFIER + 2)
+#define NAT_MAX_TABLE_NAME		(2 * NAT_MAX_QUOTED_IDENTIFIER + 1)
+#define NAT_MAX_COLUMNS			1664	/* MaxTupleAttributeNumber */
+#define NAT_MAX_COLUMN_LIST		(NAT_MAX_COLUMNS * (NAT_MAX_QUOTED_IDENTIFIER + 2))
+/* a sort key may add " DESC NULLS FIRST" (17 characters) to its name */
+#define NAT_MAX_SORT_LIST		(NAT_MAX_COLUMNS * (NAT_MAX_QUOTED_IDENTIFIER + 2 + 17))
+#define NAT_MAX_SET_COLUMNS		1600	/* MaxHeapAttributeNumber */
+#define NAT_MAX_SQL				65536	/* characters of an agent's statement */
+#define NAT_MAX_WHERE_SQL		16384	/* characters of a where condition */
+#define NAT_MAX_WHERE_DEPTH		32		/* and/or/not levels of a where */
+#define NAT_MAX_IN_LIST			10000	/* values of one in / not_in */
+#define NAT_MAX_PARAMS			1000	/* values of params */
+#define NAT_MAX_PATTERN			200		/* characters of a LIKE pattern */
+#define NAT_ECHO_CHARS			200		/* characters of a value quoted back */
+
+/*
  * One parameter of a tool.  The same row generates the JSON Schema shown by
  * ai_tool_list() and drives the validation in args.c: there is one source of
  * truth for what a tool accepts.
@@ -119,6 +144,11 @@ typedef struct ToolParam
 	const char *examples_json;	/* JSON array text, or NULL */
 	const char *items_schema;	/* JSON Schema text of array items */
 	const char *object_schema;	/* extra JSON Schema keys for objects */
+	/* size limits (0: none), shown as maxLength / maxItems / maxProperties */
+	int			max_length;		/* characters of a string */
+	int			max_items;		/* items of an array */
+	int		   *max_items_setting;	/* a setting that caps the items */
+	int			max_properties; /* members of an object */
 	/* deeper structural check of a present value, or NULL */
 	void		(*validate) (JsonbValue *value, const char *path);
 } ToolParam;
@@ -194,6 +224,10 @@ pg_noreturn extern void nat_invalid_param(const char *path, const char *suggesti
 extern void nat_set_error_context(MemoryContext cxt);
 extern ToolError *nat_take_pending_error(void);
 extern void nat_clear_pending_error(void);
+extern char *nat_clip(const char *value);
+extern char *nat_clip_len(const char *value, int len);
+extern char *nat_clip_quoted(const char *text);
+extern bool nat_exceeds_chars(const char *value, int len, int limit);
 
 typedef struct ErrorCategory
 {
@@ -272,6 +306,7 @@ extern Oid	nat_resolve_table(const char *name, const char *path);
 extern AttrNumber nat_resolve_column(Oid relid, const char *name, const char *path);
 extern List *nat_split_top_level(const char *text, char sep);
 extern char *nat_read_identifier(const char **p, bool *quoted);
+extern void nat_check_identifier(const char *name, int len, const char *path);
 extern char *nat_relation_display_name(Oid relid);
 extern bool nat_relation_visible_to_caller(Oid relid, Oid nspid);
 pg_noreturn extern void nat_throw_no_privilege(Oid relid, const char *path) pg_attribute_noreturn();
@@ -295,6 +330,7 @@ extern Oid	nat_lookup_operator(const char *opname, Oid ltype, Oid rtype,
 
 /* ---- in filter.c and filter_sql.c: the where argument ---- */
 
+extern void nat_validate_where(JsonbValue *value, const char *path);
 extern void nat_deparse_where(StringInfo buf, Oid relid, JsonbValue *where,
 							  QueryParams *params, const char *path);
 extern void nat_deparse_sql_condition(StringInfo buf, Oid relid,

@@ -18,6 +18,10 @@
 
 #include "neon_ai_tools.h"
 
+/* a column name in a list: NAT_MAX_IDENTIFIER at most */
+#define NAT_COLUMN_ITEMS_SCHEMA \
+	"{\"type\":\"string\",\"minLength\":1,\"maxLength\":63}"
+
 #define NAT_PARAM_TABLE(what) \
 	{ \
 		.name = "table", \
@@ -25,14 +29,17 @@
 		.required = true, \
 		.description = "The table " what ": \"orders\" or \"schema.orders\".", \
 		.examples_json = "[\"orders\", \"sales.customers\"]", \
+		.max_length = NAT_MAX_TABLE_NAME, \
 	}
 
 #define NAT_PARAM_WHERE(what) \
 	{ \
 		.name = "where", \
 		.types = NAT_JSON_OBJECT | NAT_JSON_STRING, \
-		.description = "Which rows " what ". Recommended: an object, e.g. {\"status\": \"active\", \"age\": {\"gt\": 18}}, with operators eq, neq, gt, gte, lt, lte, in, not_in, like, ilike, is_null, between, contains and nested and/or/not lists. Or a SQL condition string over the table's columns, e.g. \"age > 18 AND status = 'active'\" (comparisons, LIKE, IN, BETWEEN, IS NULL, AND/OR/NOT and a few built-in functions; no subqueries).", \
+		.description = "Which rows " what ". Recommended: an object, e.g. {\"status\": \"active\", \"age\": {\"gt\": 18}}, with operators eq, neq, gt, gte, lt, lte, in, not_in, like, ilike, is_null, between, contains and nested and/or/not lists (at most 32 levels deep, at most 10000 values in one in/not_in list). Or a SQL condition string over the table's columns, e.g. \"age > 18 AND status = 'active'\" (comparisons, LIKE, IN, BETWEEN, IS NULL, AND/OR/NOT and a few built-in functions; no subqueries).", \
 		.examples_json = "[{\"status\": \"active\", \"age\": {\"gte\": 18}}, {\"or\": [{\"role\": \"admin\"}, {\"id\": {\"in\": [1, 2]}}]}, \"age > 18 AND status = 'active'\"]", \
+		.max_length = NAT_MAX_WHERE_SQL, \
+		.validate = nat_validate_where, \
 	}
 
 #define NAT_PARAM_LIMIT(what) \
@@ -72,8 +79,10 @@
 		.name = "returning", \
 		.types = NAT_JSON_ARRAY | NAT_JSON_STRING, \
 		.description = "Columns of the changed rows to return, as a list or a comma-separated string; all columns by default (so generated ids and defaults come back), [] for none.", \
-		.items_schema = "{\"type\":\"string\"}", \
+		.items_schema = NAT_COLUMN_ITEMS_SCHEMA, \
 		.examples_json = "[[\"id\"], \"id, status\", []]", \
+		.max_length = NAT_MAX_COLUMN_LIST, \
+		.max_items = NAT_MAX_COLUMNS, \
 		.validate = nat_validate_columns, \
 	}
 

@@ -202,6 +202,28 @@ append_param_schema(StringInfo buf, const ToolParam *param)
 		append_json_key(buf, "maximum", &first);
 		appendStringInfo(buf, INT64_FORMAT, maximum);
 	}
+	if ((param->types & NAT_JSON_STRING) && param->max_length > 0)
+	{
+		append_json_key(buf, "maxLength", &first);
+		appendStringInfo(buf, "%d", param->max_length);
+	}
+	if ((param->types & NAT_JSON_ARRAY) &&
+		(param->max_items > 0 || param->max_items_setting))
+	{
+		int			max_items = param->max_items;
+
+		/* the value in force for the caller, as for maximum */
+		if (param->max_items_setting &&
+			(max_items == 0 || *param->max_items_setting < max_items))
+			max_items = *param->max_items_setting;
+		append_json_key(buf, "maxItems", &first);
+		appendStringInfo(buf, "%d", max_items);
+	}
+	if ((param->types & NAT_JSON_OBJECT) && param->max_properties > 0)
+	{
+		append_json_key(buf, "maxProperties", &first);
+		appendStringInfo(buf, "%d", param->max_properties);
+	}
 	if (param->default_json)
 	{
 		append_json_key(buf, "default", &first);

@@ -263,7 +263,8 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED && !call->timed_out)
 			cat = nat_category_of("unknown_error");
 		/* a message may echo a connection string (dblink, postgres_fdw) */
-		message = nat_mask_secrets(edata->message ? clip_text(edata->message) : "unknown error");
+		message = edata->message ?
+			nat_clip_quoted(nat_mask_secrets(clip_text(edata->message))) : "unknown error";
 		/* never a hint naming a column the role may not read */
 		hint = nat_hint_is_shareable(edata->hint,
 									 call->query_source ? call->query_source : call->query) ?
@@ -354,7 +355,8 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 		nat_push_key(&state, "details");
 		nat_jsonb_push(&state, WJB_BEGIN_OBJECT, NULL);
 		if (!err && edata->detail)
-			nat_push_string(&state, "detail", nat_mask_secrets(clip_text(edata->detail)));
+			nat_push_string(&state, "detail",
+							nat_clip_quoted(nat_mask_secrets(clip_text(edata->detail))));
 		if (hint)
 			nat_push_string(&state, "hint", hint);
 		if (!err && edata->constraint_name)

@@ -23,6 +23,7 @@
  */
 #include "postgres.h"
 
+#include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "params.h"
 
@@ -37,12 +38,14 @@ static const ToolParam execute_params[] = {
 		.required = true,
 		.description = "The SQL statement to run. Put values in params and refer to them as $1, $2, ... instead of writing them into the text.",
 		.examples_json = "[\"SELECT id, total FROM orders WHERE customer_id = $1 ORDER BY total DESC\", \"UPDATE orders SET status = $2 WHERE id = $1\"]",
+		.max_length = NAT_MAX_SQL,
 	},
 	{
 		.name = "params",
 		.types = NAT_JSON_ARRAY,
 		.description = "Values for $1, $2, ... in order; each is converted to the type PostgreSQL infers for its placeholder; null is SQL NULL.",
 		.examples_json = "[[42], [\"shipped\", 7], [null, \"2024-01-01\"]]",
+		.max_items = NAT_MAX_PARAMS,
 	},
 	{
 		.name = "mode",
@@ -111,10 +114,14 @@ bind_params(QueryParams *bound, JsonbValue *params, Oid *types, int ntypes,
 						  path_prefix, ntypes, given, given == 1 ? "" : "s");
 	for (i = 0; i < ntypes; i++)
 	{
-		JsonbValue *value = getIthJsonbValueFromContainer(params->val.binary.data, i);
+		JsonbValue *value;
 		bool		isnull;
-		Datum		d = nat_convert_value(value, types[i], -1,
-										  psprintf("$.params[%d]", i), NULL, &isnull);
+		Datum		d;
+
+		CHECK_FOR_INTERRUPTS();
+		value = getIthJsonbValueFromContainer(params->val.binary.data, i);
+		d = nat_convert_value(value, types[i], -1,
+							  psprintf("$.params[%d]", i), NULL, &isnull);
 
 		nat_params_add(bound, types[i], d, isnull);
 	}

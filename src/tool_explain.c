@@ -17,6 +17,7 @@
 #include "postgres.h"
 
 #include "executor/spi.h"
+#include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "params.h"
 #include "utils/builtins.h"
@@ -31,12 +32,14 @@ static const ToolParam explain_params[] = {
 		.required = true,
 		.description = "The statement to explain, without EXPLAIN; values as $1, $2, ... in params.",
 		.examples_json = "[\"SELECT * FROM orders WHERE customer_id = $1\"]",
+		.max_length = NAT_MAX_SQL,
 	},
 	{
 		.name = "params",
 		.types = NAT_JSON_ARRAY,
 		.description = "Values for $1, $2, ... in order, one for each placeholder: the plan depends on them.",
 		.examples_json = "[[42]]",
+		.max_items = NAT_MAX_PARAMS,
 	},
 	{
 		.name = "analyze",
@@ -133,8 +136,11 @@ explain_query(ToolCall *call)
 	nat_params_init(&bound);
 	for (i = 0; i < ntypes; i++)
 	{
-		Datum		d = nat_convert_value(getIthJsonbValueFromContainer(params->val.binary.data, i),
-										  types[i], -1, psprintf("$.params[%d]", i), NULL, &isnull);
+		Datum		d;
+
+		CHECK_FOR_INTERRUPTS();
+		d = nat_convert_value(getIthJsonbValueFromContainer(params->val.binary.data, i),
+							  types[i], -1, psprintf("$.params[%d]", i), NULL, &isnull);
 
 		nat_params_add(&bound, types[i], d, isnull);
 	}

@@ -26,6 +26,7 @@
 #include "access/relation.h"
 #include "catalog/pg_index.h"
 #include "catalog/pg_type.h"
+#include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "params.h"
 #include "utils/lsyscache.h"
@@ -47,8 +48,11 @@ static const ToolParam insert_params[] = {
 		.types = NAT_JSON_OBJECT | NAT_JSON_ARRAY,
 		.required = true,
 		.description = "One row as an object of column values, or a list of such objects; all are inserted in one atomic operation. Missing columns take their default; values are converted to the column types (\"5\" for an integer, [\"a\", \"b\"] for a text[] column, objects for json/jsonb).",
-		.items_schema = "{\"type\":\"object\"}",
+		.items_schema = "{\"type\":\"object\",\"maxProperties\":1600}",
 		.examples_json = "[{\"name\": \"Ada\", \"email\": \"ada@example.com\"}, [{\"sku\": \"A1\", \"qty\": 5}, {\"sku\": \"B2\", \"qty\": 1, \"tags\": [\"new\"]}]]",
+		/* the write cap: neon_ai_tools.max_affected_rows, or max_affected */
+		.max_items_setting = &nat_max_affected_rows,
+		.max_properties = NAT_MAX_SET_COLUMNS,
 		.validate = validate_rows,
 	},
 	{
@@ -62,11 +66,13 @@ static const ToolParam insert_params[] = {
 		.name = "conflict_columns",
 		.types = NAT_JSON_ARRAY,
 		.description = "The columns of the unique constraint that decides a conflict, for skip and update; defaults to the primary key.",
-		.items_schema = "{\"type\":\"string\"}",
+		.items_schema = NAT_COLUMN_ITEMS_SCHEMA,
+		.max_items = INDEX_MAX_KEYS,
 		.examples_json = "[[\"email\"], [\"tenant_id\", \"sku\"]]",
 		.validate = nat_validate_columns,
 	},
 	NAT_PARAM_RETURNING,
+	NAT_PARAM_MAX_AFFECTED,
 	NAT_PARAM_TIMEOUT_MS,
 };
 
@@ -115,10 +121,17 @@ validate_rows(JsonbValue *value, const char *path)
 	{
 		JsonbValue *row = getIthJsonbValueFromContainer(value->val.binary.data, i);
 
+		CHECK_FOR_INTERRUPTS();
 		if (row->type != jbvBinary || !JsonContainerIsObject(row->val.binary.data))
 			nat_invalid_param(psprintf("%s[%d]", path, i),
 							  "Pass each row as an object of column values, e.g. {\"name\": \"Ada\"}.",
 							  "each row must be an object");
+		if (JsonContainerSize(row->val.binary.data) > NAT_MAX_SET_COLUMNS)
+			nat_invalid_param(psprintf("%s[%d]", path, i),
+							  psprintf("Pass at most %d columns in a row.", NAT_MAX_SET_COLUMNS),
+							  "row has %d members, more than the limit of %d",
+							  (int) JsonContainerSize(row->val.binary.data), NAT_MAX_SET_COLUMNS);
+		pfree(row);
 	}
 }
 
@@ -137,6 +150,7 @@ row_containers(JsonbValue *rows)
 	{
 		JsonbValue *row = getIthJsonbValueFromContainer(rows->val.binary.data, i);
 
+		CHECK_FOR_INTERRUPTS();
 		result = lappend(result, row->val.binary.data);
 	}
 	return result;
@@ -177,8 +191,13 @@ insert_columns(Oid relid, JsonbValue *rows, List *containers)
 			InsertColumn *col;
 			Oid			collid;
 
+			CHECK_FOR_INTERRUPTS();
 			if (tok != WJB_KEY)
 				continue;
+			if (v.val.string.len > NAT_MAX_IDENTIFIER)
+				nat_check_identifier(v.val.string.val, v.val.string.len,
+									 psprintf("%s.%s", row_path(rows, foreach_current_index(lc)),
+											  nat_clip_len(v.val.string.val, v.val.string.len)));
 			key = pnstrdup(v.val.string.val, v.val.string.len);
 			foreach(lc2, columns)
 			{
@@ -226,6 +245,7 @@ deparse_values(StringInfo buf, Oid relid, JsonbValue *rows, List *containers,
 		char	   *path = row_path(rows, foreach_current_index(lc));
 		ListCell   *lc2;
 
+		CHECK_FOR_INTERRUPTS();
 		if (foreach_current_index(lc) > 0)
 			appendStringInfoString(buf, ", ");
 		appendStringInfoChar(buf, '(');
@@ -412,22 +432,53 @@ deparse_on_conflict(StringInfo buf, ToolCall *call, Oid relid, List *columns)
 }
 
 /*
+ * Inserts obey the write cap (neon_ai_tools.max_affected_rows, lowered by
+ * max_affected): more rows than the cap are refused before any row is
+ * looked at, so nothing is converted or inserted.  Validation already
+ * refused more rows than the setting allows; this adds max_affected.
+ */
+static void
+check_insert_cap(ToolCall *call, JsonbValue *rows)
+{
+	int64		nrows = JsonContainerIsObject(rows->val.binary.data) ? 1 :
+		JsonContainerSize(rows->val.binary.data);
+	int64		cap = nat_effective_max_affected(call);
+	ToolError  *err;
+
+	if (nrows <= cap)
+		return;
+	err = nat_error("limit_exceeded",
+					"this insert would add " INT64_FORMAT " rows, more than the limit of " INT64_FORMAT "; nothing was inserted",
+					nrows, cap);
+	err->path = pstrdup("$.rows");
+	err->suggestion = psprintf("Insert at most " INT64_FORMAT " rows per call, or raise max_affected if the server's limit allows.",
+							   cap);
+	err->suggested_actions = list_make1(pstrdup("Split the rows into smaller batches."));
+	nat_throw(err);
+}
+
+/*
  * insert_data(table, rows, on_conflict, conflict_columns, returning,
- *			   timeout_ms)
+ *			   max_affected, timeout_ms)
  */
 static void
 insert_data(ToolCall *call)
 {
-	Oid			relid = nat_begin_write(call);
 	JsonbValue *rows = nat_arg(call, "rows");
-	List	   *containers = row_containers(rows);
-	List	   *columns = insert_columns(relid, rows, containers);
+	Oid			relid;
+	List	   *containers;
+	List	   *columns;
 	char	   *mode = nat_arg_string(call, "on_conflict");
 	StringInfoData sql;
 	QueryParams params;
 	RowResult	result;
 	int64		affected;
 	ListCell   *lc;
+
+	check_insert_cap(call, rows);
+	relid = nat_begin_write(call);
+	containers = row_containers(rows);
+	columns = insert_columns(relid, rows, containers);
 
 	nat_params_init(&params);
 	initStringInfo(&sql);
@@ -459,6 +510,7 @@ insert_data(ToolCall *call)
 	deparse_on_conflict(&sql, call, relid, columns);
 	nat_deparse_returning(&sql, call, relid);
 
+	/* at most one row changes per row given: the cap is already checked */
 	affected = nat_execute_dml(call, sql.data, &params, -1,
 							   nat_effective_row_caps(call), &result);
 	nat_response_write(call, affected, &result);

@@ -19,6 +19,7 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
+#include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "params.h"
 #include "utils/builtins.h"
@@ -35,7 +36,9 @@ static const ToolParam select_params[] = {
 		.name = "columns",
 		.types = NAT_JSON_ARRAY | NAT_JSON_STRING,
 		.description = "Columns to return, as a list or a comma-separated string; all columns when omitted.",
-		.items_schema = "{\"type\":\"string\"}",
+		.items_schema = NAT_COLUMN_ITEMS_SCHEMA,
+		.max_length = NAT_MAX_COLUMN_LIST,
+		.max_items = NAT_MAX_COLUMNS,
 		.examples_json = "[[\"id\", \"name\"], \"id, name\"]",
 		.validate = nat_validate_columns,
 	},
@@ -44,8 +47,10 @@ static const ToolParam select_params[] = {
 		.name = "order_by",
 		.types = NAT_JSON_ARRAY | NAT_JSON_STRING,
 		.description = "Sort order: a list of {column, direction, nulls}, or a string like \"created_at desc, id\".",
-		.items_schema = "{\"type\":\"object\",\"properties\":{\"column\":{\"type\":\"string\"},\"direction\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"],\"default\":\"asc\"},\"nulls\":{\"type\":\"string\",\"enum\":[\"first\",\"last\"]}},\"required\":[\"column\"],\"additionalProperties\":false}",
+		.items_schema = "{\"type\":\"object\",\"properties\":{\"column\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":63},\"direction\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"],\"default\":\"asc\"},\"nulls\":{\"type\":\"string\",\"enum\":[\"first\",\"last\"]}},\"required\":[\"column\"],\"additionalProperties\":false}",
 		.examples_json = "[[{\"column\": \"created_at\", \"direction\": \"desc\"}], \"created_at desc, id\"]",
+		.max_length = NAT_MAX_SORT_LIST,
+		.max_items = NAT_MAX_COLUMNS,
 		.validate = nat_validate_order_by,
 	},
 	NAT_PARAM_LIMIT("rows"),
@@ -89,9 +94,13 @@ nat_validate_columns(JsonbValue *value, const char *path)
 	{
 		JsonbValue *item = getIthJsonbValueFromContainer(value->val.binary.data, i);
 
+		CHECK_FOR_INTERRUPTS();
 		if (item->type != jbvString || item->val.string.len == 0)
 			nat_invalid_param(psprintf("%s[%d]", path, i), "List column names as strings.",
 							  "each column must be a non-empty string");
+		nat_check_identifier(item->val.string.val, item->val.string.len,
+							 psprintf("%s[%d]", path, i));
+		pfree(item);
 	}
 }
 
@@ -115,8 +124,18 @@ nat_validate_order_by(JsonbValue *value, const char *path)
 		JsonbIteratorToken tok;
 		bool		has_column = false;
 
+		CHECK_FOR_INTERRUPTS();
 		if (item->type == jbvString)
+		{
+			/* a name, a direction and NULLS FIRST|LAST */
+			if (nat_exceeds_chars(item->val.string.val, item->val.string.len,
+								  NAT_MAX_QUOTED_IDENTIFIER + 17))
+				nat_invalid_param(itempath, "Write a sort key as \"column [asc|desc] [nulls first|last]\".",
+								  "sort key \"%s\" is longer than the limit of %d characters",
+								  nat_clip_len(item->val.string.val, item->val.string.len),
+								  NAT_MAX_QUOTED_IDENTIFIER + 17);
 			continue;
+		}
 		if (item->type != jbvBinary || !JsonContainerIsObject(item->val.binary.data))
 			nat_invalid_param(itempath, "Use {\"column\": \"created_at\", \"direction\": \"desc\"}.",
 							  "each order_by item must be an object or a string");
@@ -129,13 +148,14 @@ nat_validate_order_by(JsonbValue *value, const char *path)
 
 			if (tok != WJB_KEY)
 				continue;
-			key = pnstrdup(v.val.string.val, v.val.string.len);
+			key = nat_clip_len(v.val.string.val, v.val.string.len);
 			keypath = psprintf("%s.%s", itempath, key);
 			tok = JsonbIteratorNext(&it, &v, true);
 			if (strcmp(key, "column") == 0)
 			{
 				if (v.type != jbvString)
 					nat_invalid_param(keypath, NULL, "\"column\" must be a string");
+				nat_check_identifier(v.val.string.val, v.val.string.len, keypath);
 				has_column = true;
 				continue;
 			}
@@ -225,7 +245,7 @@ deparse_sort_string(StringInfo buf, Oid relid, const char *text, const char *pat
 	}
 	if (column == NULL || nwords < 0 || i != nwords)
 		nat_invalid_param(path, "Write sort keys like \"created_at desc, id\" or \"name asc nulls last\".",
-						  "invalid sort key \"%s\"", text);
+						  "invalid sort key \"%s\"", nat_clip(text));
 	deparse_sort_key(buf, relid, column, direction, nulls, path);
 }
 
@@ -247,6 +267,11 @@ deparse_order_by(StringInfo buf, ToolCall *call, Oid relid)
 
 		foreach(lc, nat_split_top_level(nat_json_value_text(order_by), ','))
 		{
+			if (n == NAT_MAX_COLUMNS)
+				nat_invalid_param("$.order_by",
+								  psprintf("Sort by at most %d keys.", NAT_MAX_COLUMNS),
+								  "argument \"order_by\" has more than the limit of %d sort keys",
+								  NAT_MAX_COLUMNS);
 			appendStringInfoString(buf, n++ == 0 ? " ORDER BY " : ", ");
 			deparse_sort_string(buf, relid, lfirst(lc), "$.order_by");
 		}

@@ -18,6 +18,7 @@
  */
 #include "postgres.h"
 
+#include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "params.h"
 #include "utils/lsyscache.h"
@@ -33,6 +34,7 @@ static const ToolParam update_params[] = {
 		.required = true,
 		.description = "New values by column name, e.g. {\"status\": \"shipped\", \"qty\": 5}; values are converted to the column types, null sets NULL.",
 		.examples_json = "[{\"status\": \"shipped\"}, {\"qty\": 5, \"note\": null}]",
+		.max_properties = NAT_MAX_SET_COLUMNS,
 		.validate = validate_set,
 	},
 	NAT_PARAM_WHERE("to change"),
@@ -68,9 +70,23 @@ const ToolDef nat_tool_update_data = {
 static void
 validate_set(JsonbValue *value, const char *path)
 {
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+
 	if (JsonContainerSize(value->val.binary.data) == 0)
 		nat_invalid_param(path, "Name at least one column and its new value, e.g. {\"status\": \"shipped\"}.",
 						  "argument \"set\" is empty");
+	/* column names: refused when too long, before anything copies them */
+	it = JsonbIteratorInit(value->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (tok == WJB_KEY)
+			nat_check_identifier(v.val.string.val, v.val.string.len,
+								 psprintf("%s.%s", path,
+										  nat_clip_len(v.val.string.val, v.val.string.len)));
+	}
 }
 
 /*
@@ -97,6 +113,7 @@ deparse_set_list(StringInfo buf, ToolCall *call, Oid relid, QueryParams *params)
 		bool		isnull;
 		Datum		value;
 
+		CHECK_FOR_INTERRUPTS();
 		if (tok != WJB_KEY)
 			continue;
 		name = pnstrdup(v.val.string.val, v.val.string.len);

@@ -17,6 +17,7 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
+#include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -152,6 +153,7 @@ json_array_to_datum(JsonbValue *value, Oid typid, int32 typmod)
 		bool		isnull;
 		Datum		d;
 
+		CHECK_FOR_INTERRUPTS();
 		if (tok != WJB_ELEM)
 			continue;
 		d = nat_json_to_datum(&elem, elemtype, -1, &isnull);

@@ -126,9 +126,10 @@ SELECT ai_tool_call('select_query', '{"table": "sec.\"select\"", "columns": ["fr
 SELECT ai_tool_call('insert_data', '{"table": "sec.select", "rows": {"from": 2, "where": "x"}, "returning": "\"from\""}') -> 'data' AS data;
 SELECT ai_tool_call('update_data', '{"table": "sec.\"we\"\"ird tab;le\"", "set": {"säule ü": "neu"}, "where": {"co;l": 1}, "returning": ["säule ü"]}') -> 'data' AS data;
 SELECT ai_tool_call('select_query', '{"table": "sec.\"we\"\"ird tab;le\"", "where": "\"co;l\" = 1"}') -> 'data' AS data;
-SELECT ai_tool_call('select_query', '{"table": "sec.t_63_chars_______________________________________________________"}') ->> 'table' AS table_name;
--- a longer name is truncated by PostgreSQL's rules, never pasted
-SELECT ai_tool_call('select_query', '{"table": "sec.t_63_chars_______________________________________________________TOOLONG"}') ->> 'table' AS table_name;
+SELECT ai_tool_call('select_query', '{"table": "sec.t_63_chars_____________________________________________________"}') ->> 'table' AS table_name;
+-- a longer name is refused (PostgreSQL would truncate it to another name), never pasted
+SELECT ai_tool_call('select_query', '{"table": "sec.t_63_chars_______________________________________________________"}') ->> 'error' AS error;
+SELECT ai_tool_call('select_query', '{"table": "sec.t_63_chars_______________________________________________________TOOLONG"}') ->> 'error' AS error;
 -- a table shadowing one in another schema: the caller's search_path decides, qualified names are exact
 CREATE SCHEMA sec_shadow;
 CREATE TABLE sec_shadow.canary (id int, note text);
