@@ -540,7 +540,8 @@ nat_execute_statement(ToolCall *call, const char *sql, QueryParams *params,
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	plan = nat_prepare_cached(sql, params->count, params->types);
+	plan = nat_prepare_cached(sql, params->count, params->types,
+							  call->query_source ? NAT_SQL_AGENT : NAT_SQL_GENERATED);
 	if (plan == NULL)
 		elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
 

@@ -4,10 +4,10 @@
  *		  The neon_ai_tools.* settings.
  *
  * Guardrails (max_rows, max_response_bytes, max_timeout, lock_timeout,
- * enabled_tools, read_only) are PGC_SUSET: only a superuser, or a role
- * granted SET on the parameter, can change them, and an administrator sets
- * per-role values with ALTER ROLE ... SET.  A role cannot loosen its own
- * limits.  row_limit and timeout are user-settable defaults that are always
+ * enabled_tools, read_only, the plan cache's limits) are PGC_SUSET: only a
+ * superuser, or a role granted SET on the parameter, can change them, and
+ * an administrator sets per-role values with ALTER ROLE ... SET.  A role
+ * cannot loosen its own limits.  row_limit and timeout are user-settable defaults that are always
  * clamped by the guardrails, and per-call arguments may only tighten.
  *
  * Limits are read from the C variables below, never through
@@ -181,13 +181,23 @@ nat_define_settings(void)
 							 0,
 							 NULL, NULL, NULL);
 
+	/* superuser-only: each session's cache is memory the server pays for */
 	DefineCustomIntVariable("neon_ai_tools.plan_cache_size",
-							"Number of prepared plans each session keeps for the SQL that tools generate.",
+							"Number of prepared plans each session keeps for the SQL that tools run.",
 							"Zero disables the cache.",
 							&nat_plan_cache_size,
 							256, 0, 100000,
-							PGC_USERSET,
+							PGC_SUSET,
 							0,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("neon_ai_tools.plan_cache_memory",
+							"Memory each session's cache of prepared plans may hold.",
+							"Least recently used plans are freed to stay under it; zero disables the cache.",
+							&nat_plan_cache_memory,
+							16 * 1024, 0, MAX_KILOBYTES,
+							PGC_SUSET,
+							GUC_UNIT_KB,
 							NULL, NULL, NULL);
 
 	DefineCustomStringVariable("neon_ai_tools.read_only_allowed_functions",
