@@ -4,11 +4,13 @@
  *		  The neon_ai_tools.* settings.
  *
  * Guardrails (max_rows, max_response_bytes, max_timeout, lock_timeout,
- * enabled_tools, read_only, the plan cache's limits) are PGC_SUSET: only a
- * superuser, or a role granted SET on the parameter, can change them, and
- * an administrator sets per-role values with ALTER ROLE ... SET.  A role
- * cannot loosen its own limits.  row_limit and timeout are user-settable defaults that are always
+ * enabled_tools, read_only) are PGC_SUSET: only a superuser, or a role
+ * granted SET on the parameter, can change them, and an administrator sets
+ * per-role values with ALTER ROLE ... SET.  A role cannot loosen its own
+ * limits.  row_limit and timeout are user-settable defaults that are always
  * clamped by the guardrails, and per-call arguments may only tighten.
+ * The plan cache's limits are PGC_SUSET too: each session's cache is
+ * memory the server pays for.
  *
  * Limits are read from the C variables below, never through
  * current_setting(): a placeholder value set by an unprivileged role before
@@ -181,7 +183,6 @@ nat_define_settings(void)
 							 0,
 							 NULL, NULL, NULL);
 
-	/* superuser-only: each session's cache is memory the server pays for */
 	DefineCustomIntVariable("neon_ai_tools.plan_cache_size",
 							"Number of prepared plans each session keeps for the SQL that tools run.",
 							"Zero disables the cache.",
