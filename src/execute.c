@@ -34,6 +34,7 @@
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "nodes/params.h"
+#include "parser/parse_param.h"
 #include "storage/proc.h"
 #include "neon_ai_tools.h"
 #include "utils/builtins.h"
@@ -402,6 +403,17 @@ throw_limit_exceeded(ToolCall *call, int64 affected, int64 max_affected)
 }
 
 /*
+ * Parse a one-shot statement's $n with the bound values' types.
+ */
+static void
+fixed_params_setup(ParseState *pstate, void *arg)
+{
+	QueryParams *params = (QueryParams *) arg;
+
+	setup_parse_fixed_parameters(pstate, params->types, params->count);
+}
+
+/*
  * The bound values as a ParamListInfo, constant for the planner.
  */
 static ParamListInfo
@@ -453,9 +465,8 @@ nat_execute_statement(ToolCall *call, const char *sql, QueryParams *params,
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	plan = nat_prepare_cached(sql, params->count, params->types);
-	if (plan == NULL)
-		elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+	plan = nat_prepare_cached(sql, params->count, params->types,
+							  call->query_source ? NAT_SQL_AGENT : NAT_SQL_GENERATED);
 
 	sink = nat_row_sink_create(call, caps, result);
 	memset(&options, 0, sizeof(options));
@@ -469,9 +480,20 @@ nat_execute_statement(ToolCall *call, const char *sql, QueryParams *params,
 	 * call's snapshot.
 	 */
 	options.read_only = query && call->read_only;
-	rc = SPI_execute_plan_extended(plan, &options);
+	if (plan != NULL)
+		rc = SPI_execute_plan_extended(plan, &options);
+	else
+	{
+		/* not to be kept: a one-shot plan, planned, run and freed */
+		if (options.params)
+		{
+			options.params->parserSetup = fixed_params_setup;
+			options.params->parserSetupArg = params;
+		}
+		rc = SPI_execute_extended(sql, &options);
+	}
 	if (rc < 0)
-		elog(ERROR, "SPI_execute_plan_extended failed: %s", SPI_result_code_string(rc));
+		elog(ERROR, "SPI_execute failed: %s", SPI_result_code_string(rc));
 	nat_row_sink_close(sink);
 	affected = (int64) SPI_processed;	/* SPI_finish() restores the caller's */
 	SPI_finish();

@@ -9,6 +9,8 @@
  * per-role values with ALTER ROLE ... SET.  A role cannot loosen its own
  * limits.  row_limit and timeout are user-settable defaults that are always
  * clamped by the guardrails, and per-call arguments may only tighten.
+ * The plan cache's limits are PGC_SUSET too: each session's cache is
+ * memory the server pays for.
  *
  * Limits are read from the C variables below, never through
  * current_setting(): a placeholder value set by an unprivileged role before
@@ -189,12 +191,21 @@ nat_define_settings(void)
 							 NULL, NULL, NULL);
 
 	DefineCustomIntVariable("neon_ai_tools.plan_cache_size",
-							"Number of prepared plans each session keeps for the SQL that tools generate.",
+							"Number of prepared plans each session keeps for the SQL that tools run.",
 							"Zero disables the cache.",
 							&nat_plan_cache_size,
 							256, 0, 100000,
-							PGC_USERSET,
+							PGC_SUSET,
 							0,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("neon_ai_tools.plan_cache_memory",
+							"Memory each session's cache of prepared plans may hold.",
+							"Least recently used plans are freed to stay under it; zero disables the cache.",
+							&nat_plan_cache_memory,
+							16 * 1024, 0, MAX_KILOBYTES,
+							PGC_SUSET,
+							GUC_UNIT_KB,
 							NULL, NULL, NULL);
 
 	DefineCustomStringVariable("neon_ai_tools.read_only_allowed_functions",

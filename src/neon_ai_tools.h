@@ -460,8 +460,20 @@ extern Query *nat_analyze_statement(RawStmt *rs, const char *sql,
 
 /* ---- in plan_cache.c ---- */
 
+/* whose SQL text a plan is for: only short agent texts are cached */
+typedef enum NatSqlOrigin
+{
+	NAT_SQL_GENERATED,			/* built by a tool from its arguments */
+	NAT_SQL_AGENT				/* the agent's own text (execute_sql) */
+} NatSqlOrigin;
+
+/* longest agent SQL text (bytes) whose plan is cached */
+#define NAT_PLAN_CACHE_MAX_AGENT_SQL 8192
+
 extern int	nat_plan_cache_size;
-extern SPIPlanPtr nat_prepare_cached(const char *sql, int nargs, Oid *types);
+extern int	nat_plan_cache_memory;
+extern SPIPlanPtr nat_prepare_cached(const char *sql, int nargs, Oid *types,
+									 NatSqlOrigin origin);
 
 /* ---- in connection_rules.c and audit.c ---- */
 

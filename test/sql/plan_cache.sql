@@ -63,7 +63,84 @@ SET neon_ai_tools.plan_cache_size = 0;
 SELECT ai_tool_call('select_query', '{"table": "pc_a.t", "where": {"id": 3}}') -> 'data' AS uncached;
 RESET neon_ai_tools.plan_cache_size;
 
+-- the cache's limits are superuser-only: a role cannot raise them
+CREATE ROLE regress_pc_agent;
+SET ROLE regress_pc_agent;
+SET neon_ai_tools.plan_cache_size = 100000;
+SET neon_ai_tools.plan_cache_memory = '1GB';
+SELECT set_config('neon_ai_tools.plan_cache_memory', '1GB', false);
+RESET ROLE;
+SHOW neon_ai_tools.plan_cache_size;
+SHOW neon_ai_tools.plan_cache_memory;
+
+-- which statements are kept, seen in the session's memory contexts: each
+-- kept statement is a CachedPlanSource named by its text (between calls,
+-- only kept ones exist)
+CREATE TABLE pc_a.probe (a int, b int, c int, d int, e int);
+INSERT INTO pc_a.probe VALUES (1, 2, 3, 4, 5);
+CREATE VIEW pc_a.kept AS
+SELECT count(*) FILTER (WHERE ident LIKE '%pc_a.probe%') AS generated,
+       count(*) FILTER (WHERE ident LIKE '%pcmark_agent%') AS agent
+FROM pg_backend_memory_contexts
+WHERE name = 'CachedPlanSource';
+-- generated SQL is kept, once per statement
+SELECT ai_tool_call('select_query', '{"table": "pc_a.probe", "columns": ["a"]}') -> 'data' AS data
+FROM generate_series(1, 3);
+SELECT * FROM pc_a.kept;
+-- agent SQL longer than 8192 bytes is not kept, even run twice; up to
+-- 8192 bytes it is, from its second run on (a first run is one-shot)
+SELECT length(sql), ai_tool_call('execute_sql', jsonb_build_object('sql', sql)) ->> 'rowCount' AS rows
+FROM (SELECT 'SELECT ''pcmark_agent'' AS m, ''' || repeat('x', n) || ''' AS pad' AS sql
+      FROM unnest(ARRAY[8156, 20000, 8156, 20000]) n) s;
+SELECT * FROM pc_a.kept;
+SELECT length(sql), ai_tool_call('execute_sql', jsonb_build_object('sql', sql)) ->> 'rowCount' AS rows
+FROM (SELECT 'SELECT ''pcmark_agent'' AS m, ''' || repeat('x', 8155) || ''' AS pad' AS sql) s;
+SELECT * FROM pc_a.kept;
+SELECT length(sql), ai_tool_call('execute_sql', jsonb_build_object('sql', sql)) ->> 'rowCount' AS rows
+FROM (SELECT 'SELECT ''pcmark_agent'' AS m, ''' || repeat('x', 8155) || ''' AS pad' AS sql) s;
+SELECT * FROM pc_a.kept;
+SELECT ai_tool_call('execute_sql', '{"sql": "SELECT ''pcmark_agent'' AS short"}') -> 'data' AS data;
+SELECT * FROM pc_a.kept;
+SELECT ai_tool_call('execute_sql', '{"sql": "SELECT ''pcmark_agent'' AS short"}') -> 'data' AS data;
+SELECT * FROM pc_a.kept;
+
+-- at most plan_cache_size statements are kept, the least recently used go
+SET neon_ai_tools.plan_cache_size = 3;
+SELECT ai_tool_call('select_query', jsonb_build_object('table', 'pc_a.probe', 'columns', jsonb_build_array(c))) -> 'data' AS data
+FROM unnest(ARRAY['a', 'b', 'c', 'd', 'e']) c;
+SELECT * FROM pc_a.kept;
+-- the most recent ones: columns c, d and e
+SELECT count(*) AS recent FROM pg_backend_memory_contexts
+WHERE name = 'CachedPlanSource'
+  AND ident LIKE '%pc_a.probe%' AND ident ~ '\m[cde]"? FROM ';
+RESET neon_ai_tools.plan_cache_size;
+
+-- the kept plans hold at most plan_cache_memory: 40 distinct statements
+-- under 64kB leave fewer kept, within the limit
+SET neon_ai_tools.plan_cache_memory = '64kB';
+SELECT count(*) FILTER (WHERE (ai_tool_call('select_query', jsonb_build_object('table', 'pc_a.probe',
+	'where', jsonb_build_object('or', (SELECT jsonb_agg(jsonb_build_object('a', g)) FROM generate_series(1, n) g))))
+	->> 'rowCount') = '1') AS answered
+FROM generate_series(1, 40) n;
+SELECT count(*) BETWEEN 1 AND 39 AS some_kept, sum(total_bytes) <= 64 * 1024 AS within_limit
+FROM pg_backend_memory_contexts
+WHERE name IN ('CachedPlanSource', 'CachedPlan')
+  AND ident LIKE '%pc_a.probe%';
+-- a plan larger than the limit is used, not kept
+SET neon_ai_tools.plan_cache_memory = '1kB';
+SELECT ai_tool_call('select_query', '{"table": "pc_a.probe", "columns": ["e"]}') -> 'data' AS data;
+SELECT * FROM pc_a.kept;
+-- zero disables the cache and frees what it kept
+RESET neon_ai_tools.plan_cache_memory;
+SELECT ai_tool_call('execute_sql', '{"sql": "SELECT ''pcmark_agent'' AS short"}') -> 'data' AS data;
+SELECT * FROM pc_a.kept;
+SET neon_ai_tools.plan_cache_memory = 0;
+SELECT ai_tool_call('select_query', '{"table": "pc_a.probe", "columns": ["e"]}') -> 'data' AS data;
+SELECT * FROM pc_a.kept;
+RESET neon_ai_tools.plan_cache_memory;
+
 DROP SCHEMA pc_a CASCADE;
 DROP SCHEMA pc_b CASCADE;
 DROP ROLE regress_pc_one;
 DROP ROLE regress_pc_two;
+DROP ROLE regress_pc_agent;
