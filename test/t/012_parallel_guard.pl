@@ -237,6 +237,12 @@ like($serr, qr/parameter "neon_ai_tools.call_state" is set only by neon_ai_tools
 ($ret, $sout, $serr) = $node->psql('postgres', q{LOAD 'neon_ai_tools'; ALTER ROLE agent SET neon_ai_tools.call_state = 'w,1,1'});
 like($serr, qr/is set only by neon_ai_tools itself/, '... nor store it for a role');
 
+# a superuser's RESET skips check hooks: the leader then refuses to go on
+is( $node->safe_psql('postgres',
+		q{SELECT ai_tool_call('execute_sql', '{"mode": "multiple", "sql": "SELECT set_config(''neon_ai_tools.call_state'', NULL, true); SELECT 1"}') ->> 'error'}),
+	'parameter "neon_ai_tools.call_state" was changed during a tool call',
+	'a superuser clearing it inside a call: the call stops');
+
 is($node->safe_psql('postgres', 'SELECT pg_postmaster_start_time() = pg_postmaster_start_time()'), 't',
 	'the server is up');
 
