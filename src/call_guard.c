@@ -304,22 +304,27 @@ refuse_read_only(Oid funcid)
 
 static List *resolve_allowed_functions(void);
 
+/* work out the OIDs of neon_ai_tools.read_only_allowed_functions */
+static void
+resolve_allowed(void)
+{
+	MemoryContext old = MemoryContextSwitchTo(guard.cxt);
+
+	guard.allowed = resolve_allowed_functions();
+	guard.allowed_resolved = true;
+	MemoryContextSwitchTo(old);
+}
+
 /*
- * Is funcid on neon_ai_tools.read_only_allowed_functions?  A parallel
- * worker works the list out when it first needs it (the catalog cannot be
- * read where its state arrives).
+ * Is funcid on neon_ai_tools.read_only_allowed_functions?  The leader works
+ * the list out when the call begins; a parallel worker when it first needs
+ * it (the catalog cannot be read where the worker's state arrives).
  */
 static bool
 allowed_function(Oid funcid)
 {
 	if (!guard.allowed_resolved)
-	{
-		MemoryContext old = MemoryContextSwitchTo(guard.cxt);
-
-		guard.allowed = resolve_allowed_functions();
-		guard.allowed_resolved = true;
-		MemoryContextSwitchTo(old);
-	}
+		resolve_allowed();
 	return list_member_oid(guard.allowed, funcid);
 }
 
@@ -738,7 +743,7 @@ nat_guard_begin(bool read_only, MemoryContext cxt)
 	guard.allowed = NIL;
 	guard.allowed_resolved = false;
 	if (read_only)
-		(void) allowed_function(InvalidOid);	/* resolve it now */
+		resolve_allowed();
 	publish_call_state(read_only);
 	guard.active = true;
 }

@@ -151,6 +151,14 @@ like(
 	qr/^function vol\(integer\) is not allowed in a read-only tool call$/,
 	'... naming the function');
 
+# ... and neon_ai_tools.read_only_allowed_functions holds there too
+is( $node->safe_psql('postgres',
+		"SET neon_ai_tools.read_only_allowed_functions = 'public.vol';\n"
+		  . explain_call('SELECT * FROM big WHERE worker_calls_volatile(id, $1) AND in_worker($1)')
+		  . q{ #>> '{data,0,Plan,Actual Rows}'}) + 0,
+	20000,
+	'a volatile function on the allow-list runs in the workers of a read-only call');
+
 # 4. a writable call (CREATE TABLE AS runs its query in parallel): volatile
 # functions run in its workers, session-state functions are still refused
 my ($out, $err) = agent_session(q{
