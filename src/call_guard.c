@@ -35,8 +35,38 @@
  *   executed (selectivity estimators evaluate an operator's function on a
  *   column's statistics), so every function in the rewritten query (views,
  *   rules and row-level security expanded) is vetted by the same rules
- *   before planning.  Plans made during a call are never parallel:
- *   parallel workers would run without the guard.
+ *   before planning.
+ *
+ * Parallel workers.  A call's queries may run in parallel: workers are
+ * separate processes, which run the functions of their part of the plan
+ * (a PARALLEL SAFE PL/pgSQL function and everything it calls) with their
+ * own copies of these hooks.  Each worker loads this library (the leader's
+ * libraries are loaded first, RestoreLibraryState() calling _PG_init())
+ * and then takes the leader's settings (RestoreGUCState()), so the call's
+ * state travels in a hidden setting, neon_ai_tools.call_state: empty
+ * outside calls, "r|w,<deadline>,<timeout_ms>" during one.  The leader sets
+ * it with SET LOCAL semantics in the call's GUC nest level, which execute.c
+ * rolls back on every exit (AtEOXact_GUC(false) or the subtransaction's
+ * rollback), so it never outlives the call.  Settings are sent to workers
+ * unless their source is the built-in default or their context is
+ * PGC_POSTMASTER or PGC_INTERNAL (guc.c, can_skip_gucvar(), 15 to 18), hence
+ * PGC_SUSET and a session source.  In the worker the assign hook turns the
+ * value into the guard's state: the same function, planning and utility
+ * rules, read-only or not, and the leader's deadline, compared with the
+ * clock since the timer is the leader's (call_timer.c).  A worker can
+ * swallow no cancel (subtransactions, so exception blocks, are refused in
+ * parallel mode), and the leader's abort ends its workers.
+ *
+ * Nobody else sets neon_ai_tools.call_state.  It is PGC_SUSET, so an
+ * ordinary role gets "permission denied" from SET, set_config(), RESET,
+ * ALTER ROLE ... SET and startup options (those are refused when the
+ * library defines its settings, see guc_policy.c); the check hook refuses
+ * every value but the leader's own (a flag set while it publishes) and, in
+ * a parallel worker that is still starting (InitializingParallelWorker),
+ * its leader's; and during a call the leader's hooks refuse to go on if the
+ * value was changed by a role allowed to (a superuser's RESET skips check
+ * hooks).  It is hidden from SHOW ALL and pg_settings, readable only by
+ * superusers, and never reset by RESET ALL or DISCARD ALL.
  *
  * ExecutorStart_hook is not used: it misses expressions evaluated without
  * an executor start (listed above), and the function hook sees everything
@@ -60,6 +90,7 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/parallel.h"
 #include "access/transam.h"
 #include "access/table.h"
 #include "access/xact.h"
@@ -69,6 +100,7 @@
 #include "catalog/pg_language.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_proc.h"
+#include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/parsenodes.h"
@@ -77,6 +109,7 @@
 #include "utils/builtins.h"
 #include "utils/catcache.h"
 #include "utils/fmgroids.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/regproc.h"
@@ -160,11 +193,20 @@ typedef struct GuardState
 	bool		active;
 	bool		read_only;
 	List	   *allowed;		/* OIDs from read_only_allowed_functions */
+	bool		allowed_resolved;	/* "allowed" is worked out */
 	List	   *created;		/* ObjectAddress * made during the call */
 	MemoryContext cxt;			/* the call's memory */
 } GuardState;
 
 static GuardState guard;
+
+/* the hidden setting that carries the call's state to parallel workers */
+#define CALL_STATE_SETTING "neon_ai_tools.call_state"
+static char *call_state = NULL;
+/* the value this backend published for its call in progress */
+static char published_state[64];
+/* true only while this backend publishes its own value */
+static bool publishing = false;
 
 /* inside REFRESH MATERIALIZED VIEW CONCURRENTLY, whose diff table is temporary */
 static int	core_refresh_depth = 0;
@@ -260,6 +302,32 @@ refuse_read_only(Oid funcid)
 			 errhint("Read the data without it, or call the tool without read_only where writing is allowed.")));
 }
 
+static List *resolve_allowed_functions(void);
+
+/* work out the OIDs of neon_ai_tools.read_only_allowed_functions */
+static void
+resolve_allowed(void)
+{
+	MemoryContext old = MemoryContextSwitchTo(guard.cxt);
+
+	guard.allowed = resolve_allowed_functions();
+	guard.allowed_resolved = true;
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * Is funcid on neon_ai_tools.read_only_allowed_functions?  The leader works
+ * the list out when the call begins; a parallel worker when it first needs
+ * it (the catalog cannot be read where the worker's state arrives).
+ */
+static bool
+allowed_function(Oid funcid)
+{
+	if (!guard.allowed_resolved)
+		resolve_allowed();
+	return list_member_oid(guard.allowed, funcid);
+}
+
 /*
  * Vet a function the executor or the planner is about to call.
  */
@@ -279,7 +347,7 @@ check_function(Oid funcid)
 			return;
 		if (builtin_verdicts[funcid] == BUILTIN_WRITES)
 		{
-			if (!list_member_oid(guard.allowed, funcid))
+			if (!allowed_function(funcid))
 				refuse_read_only(funcid);
 			return;
 		}
@@ -299,7 +367,7 @@ check_function(Oid funcid)
 		builtin_verdicts[funcid] = writes ? BUILTIN_WRITES : BUILTIN_READ_ONLY;
 	if (session_state)
 		refuse_session_state(funcid);
-	if (guard.read_only && writes && !list_member_oid(guard.allowed, funcid))
+	if (guard.read_only && writes && !allowed_function(funcid))
 		refuse_read_only(funcid);
 }
 
@@ -325,6 +393,23 @@ note_created(Oid classId, Oid objectId, int subId)
 	MemoryContextSwitchTo(old);
 }
 
+/*
+ * In the leader, during a call: the state its parallel workers will get is
+ * still the one it published (only a role allowed to set the hidden setting,
+ * a superuser, could have changed it).
+ */
+static void
+check_state_intact(void)
+{
+	if (IsParallelWorker() ||
+		(call_state != NULL && strcmp(call_state, published_state) == 0))
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("parameter \"%s\" was changed during a tool call", CALL_STATE_SETTING),
+			 errdetail("It carries the call's rules to parallel workers, and only neon_ai_tools sets it.")));
+}
+
 static void
 guard_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 					int subId, void *arg)
@@ -336,6 +421,7 @@ guard_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 	if (access == OAT_FUNCTION_EXECUTE)
 	{
 		nat_deadline_check();
+		check_state_intact();
 		check_function(objectId);
 	}
 	else if (access == OAT_POST_CREATE)
@@ -369,8 +455,8 @@ guard_planner(NAT_PLANNER_ARGS)
 	if (guard.active)
 	{
 		nat_deadline_check();
+		check_state_intact();
 		(void) vet_query_walker((Node *) parse, NULL);
-		cursorOptions &= ~CURSOR_OPT_PARALLEL_OK;
 	}
 	if (prev_planner)
 		return prev_planner(NAT_PLANNER_PASS(cursorOptions));
@@ -520,6 +606,7 @@ guard_process_utility(PlannedStmt *pstmt, const char *queryString,
 		const char *what;
 
 		nat_deadline_check();
+		check_state_intact();
 		what = refused_utility(pstmt->utilityStmt);
 		if (what != NULL)
 			ereport(ERROR,
@@ -615,6 +702,38 @@ resolve_allowed_functions(void)
 	return oids;
 }
 
+/*
+ * Publish the call's state for parallel workers, at the caller's GUC nest
+ * level, with SET LOCAL semantics: rolled back with the nest level or the
+ * call's subtransaction.
+ */
+static void
+publish_call_state(bool read_only)
+{
+	int			timeout_ms;
+	TimestampTz deadline = nat_timer_deadline(&timeout_ms);
+
+	snprintf(published_state, sizeof(published_state), "%c," INT64_FORMAT ",%d",
+			 read_only ? 'r' : 'w', (int64) deadline, timeout_ms);
+	publishing = true;
+	PG_TRY();
+	{
+		(void) set_config_option(CALL_STATE_SETTING, published_state,
+								 PGC_SUSET, PGC_S_SESSION,
+								 GUC_ACTION_LOCAL, true, 0, false);
+	}
+	PG_FINALLY();
+	{
+		publishing = false;
+	}
+	PG_END_TRY();
+}
+
+/*
+ * The call starts: guard it, here and in its parallel workers.  Called in
+ * the call's GUC nest level, after the call's timer is armed (the deadline
+ * goes to the workers).
+ */
 void
 nat_guard_begin(bool read_only, MemoryContext cxt)
 {
@@ -622,13 +741,10 @@ nat_guard_begin(bool read_only, MemoryContext cxt)
 	guard.cxt = cxt;
 	guard.created = NIL;
 	guard.allowed = NIL;
+	guard.allowed_resolved = false;
 	if (read_only)
-	{
-		MemoryContext old = MemoryContextSwitchTo(cxt);
-
-		guard.allowed = resolve_allowed_functions();
-		MemoryContextSwitchTo(old);
-	}
+		resolve_allowed();
+	publish_call_state(read_only);
 	guard.active = true;
 }
 
@@ -704,7 +820,90 @@ nat_guard_end(void)
 	guard.read_only = false;
 	guard.created = NIL;
 	guard.allowed = NIL;
+	guard.allowed_resolved = false;
 	guard.cxt = NULL;
+}
+
+/*
+ * Read a call state ("r|w,<deadline>,<timeout_ms>"); false if value is not
+ * one.
+ */
+static bool
+parse_call_state(const char *value, bool *read_only, TimestampTz *deadline,
+				 int *timeout_ms)
+{
+	char	   *end;
+	long long	d;
+	long		t;
+
+	if ((value[0] != 'r' && value[0] != 'w') || value[1] != ',')
+		return false;
+	errno = 0;
+	d = strtoll(value + 2, &end, 10);
+	if (errno != 0 || end == value + 2 || *end != ',' || d <= 0)
+		return false;
+	t = strtol(end + 1, &end, 10);
+	if (errno != 0 || *end != '\0' || t < 1 || t > INT_MAX)
+		return false;
+	*read_only = value[0] == 'r';
+	*deadline = (TimestampTz) d;
+	*timeout_ms = (int) t;
+	return true;
+}
+
+/*
+ * Only this library sets neon_ai_tools.call_state: the leader while it
+ * publishes, and a parallel worker restoring its leader's settings as it
+ * starts.  The built-in empty value is checked when the setting is defined.
+ */
+static bool
+check_call_state(char **newval, void **extra, GucSource source)
+{
+	bool		read_only;
+	TimestampTz deadline;
+	int			timeout_ms;
+
+	if (publishing)
+		return true;
+	if (source == PGC_S_DEFAULT && **newval == '\0')
+		return true;
+	if (IsParallelWorker() && InitializingParallelWorker &&
+		(**newval == '\0' ||
+		 parse_call_state(*newval, &read_only, &deadline, &timeout_ms)))
+		return true;
+	GUC_check_errcode(ERRCODE_INSUFFICIENT_PRIVILEGE);
+	GUC_check_errmsg("parameter \"%s\" is set only by neon_ai_tools itself",
+					 CALL_STATE_SETTING);
+	GUC_check_errdetail("It carries the rules of a running tool call to parallel workers.");
+	return false;
+}
+
+/*
+ * In a parallel worker, the leader's call state becomes this process's
+ * guard.  The leader keeps its own state in "guard" (nat_guard_begin()).
+ */
+static void
+assign_call_state(const char *newval, void *extra)
+{
+	bool		read_only;
+	TimestampTz deadline;
+	int			timeout_ms;
+
+	if (!IsParallelWorker())
+		return;
+	if (newval == NULL ||
+		!parse_call_state(newval, &read_only, &deadline, &timeout_ms))
+	{
+		guard.active = false;
+		return;
+	}
+	guard.read_only = read_only;
+	guard.cxt = TopMemoryContext;
+	guard.created = NIL;
+	guard.allowed = NIL;
+	guard.allowed_resolved = false;
+	nat_timer_adopt(deadline, timeout_ms);
+	guard.active = true;
 }
 
 void
@@ -714,6 +913,16 @@ nat_guard_install(void)
 	for (int i = 1; i < lengthof(read_only_builtins); i++)
 		Assert(strcmp(read_only_builtins[i - 1], read_only_builtins[i]) < 0);
 #endif
+
+	DefineCustomStringVariable(CALL_STATE_SETTING,
+							   "State of the tool call in progress, for parallel workers (internal).",
+							   "Set only by neon_ai_tools itself.",
+							   &call_state,
+							   "",
+							   PGC_SUSET,
+							   GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE | GUC_DISALLOW_IN_FILE |
+							   GUC_NO_RESET_ALL | GUC_SUPERUSER_ONLY,
+							   check_call_state, assign_call_state, NULL);
 
 	prev_object_access_hook = object_access_hook;
 	object_access_hook = guard_object_access;

@@ -24,6 +24,12 @@
  *      pg_terminate_backend() would, and the error context says why.
  * The session is lost in step 3 only, as with transaction_timeout.
  *
+ * A parallel worker running part of a call has no timer of its own: the
+ * leader's timer cancels the leader, whose abort ends the workers.  The
+ * worker adopts the leader's deadline (nat_timer_adopt(), from the state
+ * call_guard.c passes to workers) and its hooks compare the clock with it,
+ * so step 2 holds in the worker too.
+ *
  * IDENTIFICATION
  *		  src/call_timer.c
  *
@@ -48,6 +54,8 @@ static volatile sig_atomic_t call_timeout_fired = false;
 static volatile sig_atomic_t call_timeout_killed = false;
 static TimestampTz call_deadline = 0;
 static int	call_timeout_ms = 0;
+/* in a parallel worker: no timer here, the deadline is read off the clock */
+static bool deadline_by_clock = false;
 static ErrorContextCallback deadline_context;
 
 /*
@@ -87,7 +95,8 @@ deadline_error_context(void *arg)
 void
 nat_deadline_check(void)
 {
-	if (!call_timeout_fired)
+	if (!call_timeout_fired &&
+		!(deadline_by_clock && GetCurrentTimestamp() >= call_deadline))
 		return;
 	if (GetCurrentTimestamp() >=
 		TimestampTzPlusMilliseconds(call_deadline, NAT_DEADLINE_GRACE_MS))
@@ -123,6 +132,28 @@ nat_timer_arm(int timeout_ms)
 	deadline_context.previous = error_context_stack;
 	error_context_stack = &deadline_context;
 	nat_enable_timeout(call_timeout_id, fin);
+}
+
+/*
+ * The deadline of the call whose timer is armed, and its time limit.
+ */
+TimestampTz
+nat_timer_deadline(int *timeout_ms)
+{
+	*timeout_ms = call_timeout_ms;
+	return call_deadline;
+}
+
+/*
+ * In a parallel worker: take the leader's deadline, checked against the
+ * clock by nat_deadline_check().
+ */
+void
+nat_timer_adopt(TimestampTz deadline, int timeout_ms)
+{
+	call_deadline = deadline;
+	call_timeout_ms = timeout_ms;
+	deadline_by_clock = true;
 }
 
 /*

@@ -242,8 +242,8 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 
 		nest = NewGUCNestLevel();
 		apply_call_settings(call);
-		nat_guard_begin(call->read_only, callcxt);
 		nat_timer_arm(call->timeout_ms);
+		nat_guard_begin(call->read_only, callcxt);	/* after: reads the deadline */
 
 		nat_response_begin(call);
 		tool->handler(call);

@@ -28,6 +28,7 @@
 
 #include "postgres.h"
 
+#include "datatype/timestamp.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "nodes/pg_list.h"
@@ -271,6 +272,8 @@ extern void nat_timer_arm(int timeout_ms);
 extern void nat_timer_disarm(void);
 extern bool nat_timer_fired(void);
 extern void nat_deadline_check(void);
+extern TimestampTz nat_timer_deadline(int *timeout_ms);
+extern void nat_timer_adopt(TimestampTz deadline, int timeout_ms);
 
 /* ---- in values.c: query parameters and JSON to Datum conversion ---- */
 

@@ -171,7 +171,8 @@ SET ROLE regress_enf_agent;
 SELECT ai_tool_call('select_query', '{"table": "enf.planner_view", "limit": 1}') ->> 'error' AS planner_time_call;
 SELECT ai_tool_call('explain_query', '{"sql": "SELECT * FROM enf.planner_view"}') ->> 'error' AS explain_planner_time_call;
 SELECT count(*) AS advisory_locks FROM pg_locks WHERE locktype = 'advisory';
--- plans made in a call are never parallel: workers would run unguarded
+-- plans made in a call may be parallel: the guard holds in the workers
+-- (test/t/012_parallel_guard.pl shows it)
 RESET ROLE;
 CREATE TABLE enf.big AS SELECT g AS id FROM generate_series(1, 50000) g;
 ANALYZE enf.big;
