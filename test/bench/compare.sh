@@ -8,7 +8,7 @@
 #
 # Usage: test/bench/compare.sh REF [seconds per round, default 5] [rounds, default 3]
 # (BENCH_WORKLOADS picks workloads, as for run.sh; default: point range
-# insert update).  Needs the extension installed (make install); the
+# insert update scan).  Needs the extension installed (make install); the
 # installed library is put back at the end.  Both builds must share the
 # install script's version.
 set -euo pipefail
@@ -35,18 +35,25 @@ cp "$WORK/before/neon_ai_tools.so" "$WORK/before.so"
 
 nat_cluster_start nat_compare
 PSQL=("$NAT_PG_BIN/psql" -X -q -v ON_ERROR_STOP=1)
-PGBENCH=("$NAT_PG_BIN/pgbench" -n -M prepared -c 1 -j 1 -T "$SECONDS_PER_ROUND")
+PGBENCH=("$NAT_PG_BIN/pgbench" -n -M prepared -c 1 -j 1)
 "${PSQL[@]}" -f "$HERE/setup.sql" >/dev/null
 "${PSQL[@]}" -c "ALTER DATABASE $PGDATABASE SET neon_ai_tools.audit = off" >/dev/null
 
 # a new file, not the old one rewritten: a backend may still map it
 use() { nat_as_root cp --remove-destination "$WORK/$1.so" "$INSTALLED"; }
-tps() { "${PGBENCH[@]}" -f "$HERE/$1" 2>/dev/null | sed -n 's/^tps = \([0-9.]*\).*/\1/p'; }
+# as in run.sh: the scan workload runs a fixed number of transactions
+tps() {
+    local length=()
+    case $1 in scan_*) length=(-t 3) ;; *) length=(-T "$SECONDS_PER_ROUND") ;; esac
+    "${PGBENCH[@]}" "${length[@]}" -f "$HERE/$1" 2>/dev/null | sed -n 's/^tps = \([0-9.]*\).*/\1/p'
+}
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
 echo "before: $(git -C "$NAT_ROOT" rev-parse --short "$REF"); after: the installed build"
 printf '%-24s %14s %14s %12s\n' workload "before ratio" "after ratio" after/before
-for w in ${BENCH_WORKLOADS:-point range insert update}; do
+WORKLOADS=${BENCH_WORKLOADS:-point range insert update scan}
+case " $WORKLOADS " in *" scan "*) "${PSQL[@]}" -f "$HERE/setup_scan.sql" >/dev/null ;; esac
+for w in $WORKLOADS; do
     declare -A ratios=()
     for v in before after; do ratios[$v]=""; done
     for ((r = 1; r <= ROUNDS; r++)); do
