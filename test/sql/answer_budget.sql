@@ -10,7 +10,13 @@ CREATE FUNCTION call(tool text, args jsonb) RETURNS jsonb
 LANGUAGE sql AS $$ SELECT ai_tool_call(tool, args) - 'executionTime' $$;
 
 -- the setting is capped well below jsonb's 256 MB limit (16MB)
-SET neon_ai_tools.max_response_bytes = '1GB';
+DO $$
+BEGIN
+  SET neon_ai_tools.max_response_bytes = '1GB';
+EXCEPTION WHEN invalid_parameter_value THEN
+  RAISE NOTICE 'refused (%)', SQLSTATE;
+END$$;
+SELECT min_val, max_val, unit FROM pg_settings WHERE name = 'neon_ai_tools.max_response_bytes';
 SET neon_ai_tools.max_response_bytes = '16MB';
 SHOW neon_ai_tools.max_response_bytes;
 
