@@ -494,6 +494,7 @@ nat_execute_statement(ToolCall *call, const char *sql, QueryParams *params,
 	}
 	if (rc < 0)
 		elog(ERROR, "SPI_execute failed: %s", SPI_result_code_string(rc));
+	nat_plan_cache_settle();
 	nat_row_sink_close(sink);
 	affected = (int64) SPI_processed;	/* SPI_finish() restores the caller's */
 	SPI_finish();

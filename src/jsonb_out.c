@@ -31,7 +31,9 @@
 #include "utils/fmgroids.h"
 #include "utils/json.h"
 #include "utils/lsyscache.h"
+#include "utils/array.h"
 #include "utils/hsearch.h"
+#include "utils/memutils.h"
 #include "utils/numeric.h"
 
 /* how a column's values are converted */
@@ -47,6 +49,9 @@ enum
 	OUT_DATETIME,				/* date, timestamp, timestamptz */
 	OUT_OTHER					/* to_jsonb() */
 };
+
+/* a container unpacked into an answer: its parse state and pairs array */
+#define CONTAINER_MEMORY 600
 
 /*
  * Every jsonb the extension builds goes through here: one token pushed,
@@ -206,30 +211,34 @@ scalar_rendered_size(JsonbValue *v)
 /*
  * The size of a jsonb value rendered as text (jsonb_out's spacing, an
  * upper bound), counted without rendering it: a walk over its tokens that
- * stops as soon as the count passes budget.  *tokens is the number of
- * tokens walked.
+ * stops as soon as the count passes budget.  *memory is an estimate of
+ * what the value weighs once pushed into an answer, where it is unpacked
+ * into a JsonbValue per token (and a parse state and a pairs array, in a
+ * 512-byte chunk, per container).
  */
 static Size
-jsonb_rendered_size(JsonbContainer *container, Size budget, Size *tokens)
+jsonb_rendered_size(JsonbContainer *container, Size budget, Size *memory)
 {
 	JsonbIterator *it = JsonbIteratorInit(container);
 	JsonbIteratorToken tok;
 	JsonbValue	v;
 	Size		size = 0;
 
-	*tokens = 0;
+	*memory = 0;
 	while (size <= budget &&
 		   (tok = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
 	{
-		(*tokens)++;
+		*memory += sizeof(JsonbPair);
 		switch (tok)
 		{
 			case WJB_BEGIN_ARRAY:
 				if (!v.val.array.rawScalar)
 					size += 2;
+				*memory += CONTAINER_MEMORY;
 				break;
 			case WJB_BEGIN_OBJECT:
 				size += 2;
+				*memory += CONTAINER_MEMORY;
 				break;
 			case WJB_KEY:
 				size += scalar_rendered_size(&v) + 4;	/* ": " and ", " */
@@ -246,6 +255,30 @@ jsonb_rendered_size(JsonbContainer *container, Size budget, Size *tokens)
 		CHECK_FOR_INTERRUPTS();
 	}
 	return size;
+}
+
+/*
+ * Does an array of numerics fit in budget bytes, rendered?  Each element
+ * is measured, with a check for interrupts, until the budget is passed:
+ * to_jsonb() would format every element (and parse it back) without one,
+ * and a numeric renders up to some 13,000 times its stored size
+ * (1e131071 is a few bytes).
+ */
+static bool
+numeric_array_fits(Datum value, Size budget)
+{
+	ArrayIterator it = array_create_iterator(DatumGetArrayTypeP(value), 0, NULL);
+	Datum		elem;
+	bool		isnull;
+	Size		size = 2;
+
+	while (size <= budget && array_iterate(it, &elem, &isnull))
+	{
+		size += 2 + (isnull ? 4 : numeric_rendered_size(DatumGetNumeric(elem)));
+		CHECK_FOR_INTERRUPTS();
+	}
+	array_free_iterator(it);
+	return size <= budget;
 }
 
 /*
@@ -324,6 +357,8 @@ nat_prepare_columns(TupleDesc tupdesc, MemoryContext cxt)
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	ColumnOutput *cols = palloc0(sizeof(ColumnOutput) * Max(tupdesc->natts, 1));
 	HTAB	   *keys = NULL;
+	MemoryContext scratch = NULL;
+	Oid			elemtype;
 	int			i;
 
 	if (tupdesc->natts > KEY_HASH_THRESHOLD)
@@ -382,6 +417,12 @@ nat_prepare_columns(TupleDesc tupdesc, MemoryContext cxt)
 				break;
 			default:
 				col->category = OUT_OTHER;
+				elemtype = get_element_type(getBaseType(att->atttypid));
+				col->numeric_array = OidIsValid(elemtype) && getBaseType(elemtype) == NUMERICOID;
+				if (scratch == NULL)
+					scratch = AllocSetContextCreate(cxt, "neon_ai_tools conversion",
+													ALLOCSET_DEFAULT_SIZES);
+				col->scratch = scratch;
 				fmgr_info_cxt(F_TO_JSONB, &col->to_jsonb, cxt);
 				col->to_jsonb.fn_expr = (Node *)
 					makeFuncExpr(F_TO_JSONB, JSONBOID,
@@ -483,9 +524,27 @@ nat_datum_to_jsonb_value(ColumnOutput *col, Datum value, bool isnull,
 		case OUT_JSONB:
 		default:
 			{
-				Jsonb	   *jb = col->category == OUT_JSONB ?
-					DatumGetJsonbPCopy(value) :
-					DatumGetJsonbP(FunctionCall1(&col->to_jsonb, value));
+				Jsonb	   *jb;
+
+				if (col->category == OUT_JSONB)
+					jb = DatumGetJsonbPCopy(value);
+				else if (col->numeric_array &&
+						 !numeric_array_fits(value, budget - Min(*size, budget)))
+				{
+					*size = budget + 1;
+					return false;
+				}
+				else
+				{
+					/* to_jsonb()'s workings go; only its result is kept */
+					MemoryContext old = MemoryContextSwitchTo(col->scratch);
+					Jsonb	   *result = DatumGetJsonbP(FunctionCall1(&col->to_jsonb, value));
+
+					MemoryContextSwitchTo(old);
+					jb = palloc(VARSIZE(result));
+					memcpy(jb, result, VARSIZE(result));
+					MemoryContextReset(col->scratch);
+				}
 
 				v.type = jbvBinary;
 				v.val.binary.data = &jb->root;
@@ -496,10 +555,10 @@ nat_datum_to_jsonb_value(ColumnOutput *col, Datum value, bool isnull,
 				 */
 				if (*size <= budget)
 				{
-					Size		tokens;
+					Size		unpacked;
 
-					*size += jsonb_rendered_size(&jb->root, budget - *size, &tokens);
-					*memory += VARSIZE(jb) + tokens * sizeof(JsonbPair);
+					*size += jsonb_rendered_size(&jb->root, budget - *size, &unpacked);
+					*memory += VARSIZE(jb) + unpacked;
 				}
 				break;
 			}

@@ -121,6 +121,7 @@ struct ToolCall;
 #define NAT_MAX_WHERE_DEPTH		32		/* and/or/not levels of a where */
 #define NAT_MAX_IN_LIST			10000	/* values of one in / not_in */
 #define NAT_MAX_PARAMS			1000	/* values of params */
+#define NAT_MAX_STATEMENTS		100		/* statements of one execute_sql call */
 #define NAT_MAX_PATTERN			200		/* characters of a LIKE pattern */
 #define NAT_ECHO_CHARS			200		/* characters of a value quoted back */
 
@@ -352,6 +353,8 @@ typedef struct ColumnOutput
 	Size		key_size;		/* "key": rendered, and a separator */
 	int			category;		/* how the value is converted */
 	FmgrInfo	to_jsonb;		/* fallback converter */
+	bool		numeric_array;	/* an array of numerics: measured first */
+	MemoryContext scratch;		/* to_jsonb()'s workings, reset after each */
 } ColumnOutput;
 
 extern JsonbValue *nat_jsonb_push(NatJsonb *state, JsonbIteratorToken tok, JsonbValue *v);
@@ -475,6 +478,7 @@ typedef enum NatSqlOrigin
 
 extern int	nat_plan_cache_size;
 extern int	nat_plan_cache_memory;
+extern void nat_plan_cache_settle(void);
 extern SPIPlanPtr nat_prepare_cached(const char *sql, int nargs, Oid *types,
 									 NatSqlOrigin origin);
 

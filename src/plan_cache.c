@@ -29,10 +29,9 @@
  * A plan grows after it is kept: its generic plan is built on a later
  * use (after five custom plans), and re-analysis after an invalidation
  * replaces its query trees.  Both happen while the caller runs the plan,
- * after it left this file, so the plan used last is measured again at the
- * start of the next lookup and the cache trimmed then: the memory limit
- * can be exceeded by that one plan's growth until the session's next
- * statement.
+ * after it left this file, so the plan used last is measured again right
+ * after it ran (nat_plan_cache_settle()) and the cache trimmed then: the
+ * memory limit is exceeded by that one plan's growth only while it runs.
  *
  * Correctness across schema changes, search_path changes and role changes
  * is PostgreSQL's plan cache's: a kept plan is revalidated on every use,
@@ -176,6 +175,29 @@ plan_cache_trim(int max_entries, Size max_bytes)
 		plan_cache_remove(dlist_tail_element(PlanCacheEntry, lru, &plan_cache_lru));
 }
 
+/*
+ * Account for the growth of the plan used last (its generic plan, built
+ * while it ran), and free least recently used plans to stay within the
+ * limits.  nat_execute_statement() calls this right after running a plan,
+ * so the cache is back within its limits when the call ends.
+ */
+void
+nat_plan_cache_settle(void)
+{
+	Size		size;
+
+	if (plan_cache_last != NULL)
+	{
+		size = plan_memory(plan_cache_last->plan, plan_cache_last->sql,
+						   plan_cache_last->nargs);
+		plan_cache_bytes += size - plan_cache_last->size;
+		plan_cache_last->size = size;
+		plan_cache_last = NULL;
+	}
+	if (plan_cache != NULL)
+		plan_cache_trim(Max(nat_plan_cache_size, 0), plan_cache_limit());
+}
+
 static SPIPlanPtr
 prepare(const char *sql, int nargs, Oid *types)
 {
@@ -223,15 +245,7 @@ nat_prepare_cached(const char *sql, int nargs, Oid *types, NatSqlOrigin origin)
 	Oid		   *types_copy = NULL;
 	bool		found;
 
-	/* account for the growth of the plan used last, apply smaller limits */
-	if (plan_cache_last != NULL)
-	{
-		size = plan_memory(plan_cache_last->plan, plan_cache_last->sql,
-						   plan_cache_last->nargs);
-		plan_cache_bytes += size - plan_cache_last->size;
-		plan_cache_last->size = size;
-		plan_cache_last = NULL;
-	}
+	nat_plan_cache_settle();
 	if (nat_plan_cache_size <= 0 || limit == 0)
 	{
 		plan_cache_trim(0, 0);

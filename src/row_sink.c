@@ -42,6 +42,15 @@
 
 #define ANSWER_MEMORY_FACTOR 8
 
+/*
+ * A column in "columns": {"name": ..., "type": ...} and separators besides
+ * its name (type names are short: "timestamp with time zone" is the
+ * longest common one); in memory, its description (ColumnOutput, keys, a
+ * to_jsonb() call) and its object in the answer.
+ */
+#define HEADER_BYTES_PER_COLUMN 64
+#define HEADER_MEMORY_PER_COLUMN 1024
+
 typedef struct RowSink
 {
 	DestReceiver pub;			/* must be first */
@@ -56,6 +65,15 @@ typedef struct RowSink
 	JsonbValue *values;
 } RowSink;
 
+static void
+mark_truncated(RowSink *sink, const char *reason, int64 limit)
+{
+	sink->full = true;
+	sink->result->truncated = true;
+	sink->result->truncation_reason = reason;
+	sink->result->truncation_limit = limit;
+}
+
 /*
  * The first rows (or the statement's description) arrive: push "columns"
  * and open "data".  A statement can describe its rows more than once (a
@@ -68,11 +86,32 @@ sink_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
 	RowSink    *sink = (RowSink *) self;
 	ToolCall   *call = sink->call;
 	MemoryContext old;
+	Size		header_bytes;
+	Size		header_memory;
 	int			i;
 
 	sink->stop_at_caps = (operation == CMD_SELECT);
-	if (sink->opened)
+	if (sink->opened || sink->full)
 		return;
+
+	/*
+	 * The header counts against the budget like rows do: its text, and its
+	 * memory (the columns' descriptions and a small object per column).
+	 * Past the budget (many wide statements in one call), the statement's
+	 * rows and header are left out.
+	 */
+	header_bytes = 2;
+	for (i = 0; i < typeinfo->natts; i++)
+		header_bytes += strlen(NameStr(TupleDescAttr(typeinfo, i)->attname)) + HEADER_BYTES_PER_COLUMN;
+	header_memory = typeinfo->natts * HEADER_MEMORY_PER_COLUMN;
+	if (call->row_bytes + header_bytes > sink->caps.max_bytes ||
+		call->row_memory + header_memory > ANSWER_MEMORY_FACTOR * sink->caps.max_bytes)
+	{
+		mark_truncated(sink, "byte_limit", sink->caps.max_bytes);
+		return;
+	}
+	call->row_bytes += header_bytes;
+	call->row_memory += header_memory;
 
 	old = MemoryContextSwitchTo(call->cxt);
 	sink->opened = true;
@@ -97,14 +136,6 @@ sink_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
 	MemoryContextSwitchTo(old);
 }
 
-static void
-mark_truncated(RowSink *sink, const char *reason, int64 limit)
-{
-	sink->full = true;
-	sink->result->truncated = true;
-	sink->result->truncation_reason = reason;
-	sink->result->truncation_limit = limit;
-}
 
 /*
  * Add one row to the answer, if it is within the caps.

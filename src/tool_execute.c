@@ -26,6 +26,7 @@
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "params.h"
+#include "utils/memutils.h"
 
 static void execute_sql(ToolCall *call);
 
@@ -50,7 +51,7 @@ static const ToolParam execute_params[] = {
 	{
 		.name = "mode",
 		.types = NAT_JSON_STRING,
-		.description = "single (default): exactly one statement. multiple: several statements separated by semicolons, run in order, all or nothing, with one result per statement in data.",
+		.description = "single (default): exactly one statement. multiple: up to " CppAsString2(NAT_MAX_STATEMENTS) " statements separated by semicolons, run in order, all or nothing, with one result per statement in data; the byte limit is shared by all of them.",
 		.enum_values = mode_values,
 		.default_json = "\"single\"",
 	},
@@ -145,8 +146,20 @@ run_statement(ToolCall *call, const char *sql, RawStmt *rs, int index,
 	int64		affected;
 	bool		modifies;
 
-	/* analysis errors point into the agent's whole text */
-	call->query = MemoryContextStrdup(call->cxt, sql);
+	/*
+	 * The statement's analysis, bound values and execution live in a
+	 * context of their own, freed when it has run: only its rows stay, in
+	 * the answer (row_sink.c puts them in the call's context).  So many
+	 * statements cost no more than the largest of them.
+	 */
+	MemoryContext stmtcxt = AllocSetContextCreate(call->cxt,
+												  "neon_ai_tools statement",
+												  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(stmtcxt);
+
+	/* analysis errors point into the agent's whole text (no copy: it lives
+	 * as long as the call) */
+	call->query = (char *) sql;
 	query = nat_analyze_statement(rs, sql, &types, &ntypes);
 	nat_check_query_functions(query, call->read_only, "$.sql");
 
@@ -158,6 +171,8 @@ run_statement(ToolCall *call, const char *sql, RawStmt *rs, int index,
 									 query->commandType == CMD_SELECT && !modifies,
 									 modifies ? nat_effective_max_affected(call) : -1,
 									 nat_effective_row_caps(call), &rows);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(stmtcxt);
 	if (modifies)
 		nat_push_int(&call->state, "affectedRows", affected);
 	nat_response_rows(call, &rows);
@@ -186,6 +201,12 @@ execute_sql(ToolCall *call)
 						  "Pass one statement, or pass \"mode\": \"multiple\" to run several in order, all or nothing.",
 						  "mode \"single\" runs one statement, and the SQL text has %d",
 						  list_length(stmts));
+	if (list_length(stmts) > NAT_MAX_STATEMENTS)
+		nat_invalid_param("$.sql",
+						  psprintf("Pass at most %d statements in one call; split the rest into further calls.",
+								   NAT_MAX_STATEMENTS),
+						  "the SQL text has %d statements, more than the limit of %d",
+						  list_length(stmts), NAT_MAX_STATEMENTS);
 
 	/* every statement is checked before any of them runs */
 	foreach(lc, stmts)

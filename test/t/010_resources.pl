@@ -272,6 +272,12 @@ INSERT INTO args SELECT 'table_' || n, jsonb_build_object('table', repeat('x', n
 	FROM (VALUES (100000000), (16000000)) v(n);
 INSERT INTO args SELECT 'pattern_' || n, jsonb_build_object('pattern', repeat('x', n))
 	FROM (VALUES (100000000), (16000000)) v(n);
+-- review: a wide table (300 columns of 60-character names) for many headers
+DO $$BEGIN
+	EXECUTE (SELECT format('CREATE TABLE w300 (%s)', string_agg(format('%s int', rpad('c' || g, 60, 'x')), ', '))
+		FROM generate_series(1, 300) g);
+END$$;
+INSERT INTO w300 DEFAULT VALUES;
 -- case 9: a million empty rows
 CREATE TABLE ins9 (id serial, note text DEFAULT 'n');
 INSERT INTO args SELECT 'rows_1m', jsonb_build_object('table', 'ins9', 'rows', jsonb_agg('{}'::jsonb))
@@ -491,6 +497,39 @@ for my $what (qw(columns where table pattern))
 	is_type($r, 'case 9: an insert of a million rows', 'limit_exceeded');
 	small($r, 'case 9, an insert of a million rows');
 	is($node->safe_psql('postgres', 'SELECT count(*) FROM ins9'), '0', 'case 9: nothing was inserted');
+}
+
+# ---------------------------------------------------------------------------
+# Found in review: many statements in one call, each with a wide header or a
+# large bound value, share one budget and cost what the largest costs; a
+# numeric array that renders huge is measured, not converted, on time.
+{
+	my $r = measure('R many statements', call_sql('execute_sql',
+		q{jsonb_build_object('mode', 'multiple', 'sql', repeat('select;', 101))}));
+	is_type($r, 'review: 101 statements in one call', 'invalid_parameters');
+
+	$r = measure('R 100 wide headers', call_sql('execute_sql',
+		q{jsonb_build_object('mode', 'multiple', 'sql', repeat('table w300;', 100))}));
+	answered($r, 'review, 100 statements of 300 wide columns');
+	cmp_ok($r->{len}, '<', 1100000, "review, 100 wide headers: the answer stays near the 1 MB budget ($r->{len} characters)");
+	small($r, 'review, 100 statements of 300 wide columns');
+
+	$r = measure('R 100 x 5 MB params', call_sql('execute_sql',
+		q{jsonb_build_object('mode', 'multiple', 'sql', repeat('select $1 is null;', 100),
+		  'params', jsonb_build_array(repeat('x', 5000000)))}));
+	answered($r, 'review, a 5 MB value bound in 100 statements');
+	small($r, 'review, a 5 MB value bound in 100 statements');
+
+	$r = measure('R huge numerics', call_sql('execute_sql',
+		q{'{"timeout_ms": 100, "sql": "SELECT array_fill(1e131071, ARRAY[80000]) AS a"}'}), timeout => 60);
+	answered($r, 'review, 80,000 numerics of 131,072 digits');
+	quick($r, 'review, 80,000 numerics of 131,072 digits with timeout_ms 100', 1.1);
+	is($r->{reason}, 'byte_limit', 'review, 80,000 numerics of 131,072 digits: left out at the byte limit');
+
+	$r = measure('R nested jsonb', call_sql('execute_sql',
+		q{'{"limit": 10000, "sql": "SELECT array_fill(''{}''::jsonb, ARRAY[100]) AS j FROM generate_series(1, 100000)"}'}));
+	answered($r, 'review, 10,000 rows of 100 empty objects');
+	small($r, 'review, 10,000 rows of 100 empty objects');
 }
 
 # ---------------------------------------------------------------------------
