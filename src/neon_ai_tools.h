@@ -120,6 +120,7 @@ struct ToolCall;
 #define NAT_MAX_WHERE_SQL		16384	/* characters of a where condition */
 #define NAT_MAX_WHERE_DEPTH		32		/* and/or/not levels of a where */
 #define NAT_MAX_IN_LIST			10000	/* values of one in / not_in */
+#define NAT_MAX_WHERE_TERMS		10000	/* conditions and list values of a where */
 #define NAT_MAX_PARAMS			1000	/* values of params */
 #define NAT_MAX_PATTERN			200		/* characters of a LIKE pattern */
 #define NAT_ECHO_CHARS			200		/* characters of a value quoted back */

@@ -106,6 +106,30 @@ SELECT * FROM err('select_query', jsonb_build_object('table', 't', 'where',
   jsonb_build_object('or', jsonb_build_array(jsonb_build_object('id', jsonb_build_object('not_in', (SELECT jsonb_agg(i) FROM generate_series(1, 10001) i)))))));
 SELECT * FROM err('select_query', jsonb_build_object('table', 't', 'where',
   jsonb_build_object('id', (SELECT jsonb_agg(i) FROM generate_series(1, 10001) i))));
+-- the where as a whole: 10000 conditions and list values in all (a list
+-- counts its values, {} and [] one), condition strings 16384 characters
+SELECT call('select_query', jsonb_build_object('table', 't', 'where', jsonb_build_object('or',
+  (SELECT jsonb_agg(jsonb_build_object('id', i)) FROM generate_series(1, 10000) i)))) -> 'rowCount' AS rows;
+SELECT * FROM err('select_query', jsonb_build_object('table', 't', 'where', jsonb_build_object('or',
+  (SELECT jsonb_agg(jsonb_build_object('id', i)) FROM generate_series(1, 10001) i))));
+SELECT * FROM err('select_query', jsonb_build_object('table', 't', 'where', jsonb_build_object('or', jsonb_build_array(
+  jsonb_build_object('id', jsonb_build_object('in', (SELECT jsonb_agg(i) FROM generate_series(1, 10000) i))),
+  jsonb_build_object('note', 'one')))));
+SELECT * FROM err('select_query', jsonb_build_object('table', 't', 'where', jsonb_build_object('or', jsonb_build_array(
+  jsonb_build_object('id', jsonb_build_object('in', (SELECT jsonb_agg(i) FROM generate_series(1, 5000) i))),
+  jsonb_build_object('id', jsonb_build_object('not_in', (SELECT jsonb_agg(i) FROM generate_series(1, 5001) i)))))));
+SELECT * FROM err('delete_data', jsonb_build_object('table', 't', 'where', jsonb_build_object('and',
+  (SELECT jsonb_agg('{}'::jsonb) FROM generate_series(1, 10001)))));
+SELECT * FROM err('delete_data', jsonb_build_object('table', 't', 'where', jsonb_build_object('and',
+  (SELECT jsonb_agg('{"or": []}'::jsonb) FROM generate_series(1, 10001)))));
+-- 200 lists of 10000 values: refused at the second, quickly
+SELECT * FROM err('select_query', jsonb_build_object('table', 't', 'where', jsonb_build_object('or',
+  (SELECT jsonb_agg(jsonb_build_object('id', jsonb_build_object('in', (SELECT jsonb_agg(i) FROM generate_series(1, 10000) i))))
+   FROM generate_series(1, 200)))));
+SELECT call('select_query', jsonb_build_object('table', 't', 'where', jsonb_build_object('and', jsonb_build_array(
+  'id > 0' || repeat(' AND id > 0', 680), 'id > 0' || repeat(' AND id > 0', 680))))) -> 'rowCount' AS rows;
+SELECT * FROM err('select_query', jsonb_build_object('table', 't', 'where', jsonb_build_object('and', jsonb_build_array(
+  'id > 0' || repeat(' AND id > 0', 900), 'id > 0' || repeat(' AND id > 0', 900)))));
 
 -- list_tables: pattern 200 characters, schema 128
 SELECT call('list_tables', jsonb_build_object('pattern', repeat('%', 200))) ->> 'status' AS status;
