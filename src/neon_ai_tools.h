@@ -263,8 +263,12 @@ typedef struct ErrorTextInfo
 	char	   *column;
 } ErrorTextInfo;
 
+/* bytes of an error text that are read (ai_error_info, message patterns) */
+#define NAT_ERROR_TEXT_READ		16384
+
 extern bool nat_classify_error_text(const char *message, ErrorTextInfo *info);
-extern Jsonb *nat_error_info(const char *message, const char *code);
+extern Jsonb *nat_error_info(const char *message, int64 unread,
+							 const char *code, int64 code_unread);
 extern char *nat_mask_secrets(const char *text);
 
 /* ---- in call_timer.c: the private per-call timeout ---- */
