@@ -146,5 +146,9 @@ SELECT length(d ->> 'comment') AS comment_length, right(d ->> 'comment', 2) AS c
        d -> 'columns' -> 0 -> 'default' AS id_default, d -> 'checks' -> 0 ->> 'definition' AS check_definition,
        length(r::text) < 5000 AS small
 FROM call('describe_table', '{"table": "described"}') r, jsonb_array_elements(r -> 'data') d;
+-- list_tables clips comments the same way: the row fits the budget
+SELECT d ->> 'name' AS name, length(d ->> 'comment') AS comment_length, right(d ->> 'comment', 2) AS comment_end,
+       r -> 'truncated' AS truncated
+FROM call('list_tables', '{"pattern": "described"}') r, jsonb_array_elements(r -> 'data') d;
 
 DROP SCHEMA ab_test CASCADE;
