@@ -56,7 +56,7 @@
 #include "utils/memutils.h"
 
 /* only the start of a long text is searched */
-#define MAX_ANALYZED_BYTES	16384
+#define MAX_ANALYZED_BYTES	NAT_ERROR_TEXT_READ
 
 /* suggestions quote a syntax error's context up to this many characters */
 #define MAX_TOKEN_CHARS		40
@@ -2090,16 +2090,43 @@ analyze(const char *text, ParsedCode *pc, bool find_code_in_text,
  * leaving *info untouched, when no pattern knows the text.  Everything
  * returned is allocated in the current memory context.
  */
+/*
+ * The start of a text cut short (unread bytes were left out), without a
+ * URI cut in its last word: masking finds a URI's password by the "@"
+ * that follows it.  (A password=... value cut short is still masked.)
+ */
+static char *
+whole_words(const char *text, int64 unread)
+{
+	int			len = strlen(text);
+	int			word = len;
+
+	if (unread <= 0)
+		return pstrdup(text);
+	while (word > 0 && !isspace((unsigned char) text[word - 1]))
+		word--;
+	if (strstr(text + word, "://") != NULL)
+		len = word;
+	return pnstrdup(text, len);
+}
+
 bool
 nat_classify_error_text(const char *message, ErrorTextInfo *info)
 {
 	ParsedCode	pc;
 	Analysis	an;
+	size_t		len;
+	int			keep;
 
 	if (message == NULL)
 		return false;
+	/* only the start is searched: mask no more than that */
+	len = strnlen(message, MaxAllocSize);
+	keep = len > MAX_ANALYZED_BYTES ?
+		pg_mbcliplen(message, len, MAX_ANALYZED_BYTES) : (int) len;
 	memset(&pc, 0, sizeof(pc));
-	analyze(nat_mask_secrets(message), &pc, false, &an);
+	analyze(nat_mask_secrets(whole_words(pnstrdup(message, keep), len - keep)),
+			&pc, false, &an);
 	if (!an.known)
 		return false;
 	info->category = an.cat;
@@ -2118,20 +2145,30 @@ nat_classify_error_text(const char *message, ErrorTextInfo *info)
  * table, executionTime, query).  Keys that do not apply are absent; when
  * nothing is recognized, only success, status, tool, error, errorType
  * and error_type are there (with error_code and sqlState if a code was
- * given).
+ * given).  message is the start of the text, unread the bytes left out
+ * (code likewise): the answer says how much was not read.
  */
 Jsonb *
-nat_error_info(const char *message, const char *code)
+nat_error_info(const char *message, int64 unread, const char *code,
+			   int64 code_unread)
 {
 	NatJsonb	state = {0};
-	char	   *masked = nat_mask_secrets(message);
+	char	   *start = whole_words(message, unread);
+	char	   *masked = nat_mask_secrets(start);
 	ParsedCode	pc;
 	Analysis	an;
 
 	memset(&pc, 0, sizeof(pc));
+	if (code != NULL && code_unread > 0)
+		code = psprintf("%s%s", whole_words(code, code_unread),
+						GetDatabaseEncoding() == PG_UTF8 ? "\xe2\x80\xa6" : "...");
 	if (code != NULL)
 		parse_code(nat_mask_secrets(code), &pc);
 	analyze(masked, &pc, pc.error_code == NULL, &an);
+	/* the error as it was read, and how much was not */
+	unread += strlen(message) - strlen(start);
+	if (unread > 0)
+		masked = psprintf("%s... (" INT64_FORMAT " more bytes)", masked, unread);
 
 	nat_jsonb_push(&state, WJB_BEGIN_OBJECT, NULL);
 	nat_push_bool(&state, "success", false);

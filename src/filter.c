@@ -26,6 +26,7 @@
 #include "access/htup_details.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "parser/parse_coerce.h"
@@ -540,26 +541,57 @@ render_path(const WherePath *wp, const char *root)
 	return buf.data;
 }
 
+/*
+ * What one where argument holds in all, against NAT_MAX_WHERE_TERMS and
+ * NAT_MAX_WHERE_SQL: each limit above bounds one level or one list only,
+ * and a wide or-list of in lists would otherwise deparse into SQL whose
+ * parsing and planning cost grows without bound.
+ */
+typedef struct WhereBudget
+{
+	const char *root;
+	int			terms;			/* conditions and list values */
+	int			sql_chars;		/* characters of condition strings */
+} WhereBudget;
+
 static void validate_where_object(JsonbContainer *obj, const WherePath *wp,
-								  int depth, const char *root);
+								  int depth, WhereBudget *budget);
 
 /*
- * The size of an in / not_in list (or of a bare list meaning in).
+ * Count n more terms at wp.
  */
 static void
-validate_in_list(JsonbValue *value, const WherePath *wp, const char *root)
+count_terms(WhereBudget *budget, int n, const WherePath *wp)
+{
+	budget->terms += n;
+	if (budget->terms > NAT_MAX_WHERE_TERMS)
+		nat_invalid_param(render_path(wp, budget->root),
+						  psprintf("Use at most %d conditions and list values in one where; split the work into several calls, or use conditions on ranges.",
+								   NAT_MAX_WHERE_TERMS),
+						  "argument \"where\" has more than %d conditions and list values in all",
+						  NAT_MAX_WHERE_TERMS);
+}
+
+/*
+ * The size of an in / not_in list (or of a bare list meaning in); its
+ * values are counted as terms.  Returns how many lists there were (0 or 1).
+ */
+static int
+validate_in_list(JsonbValue *value, const WherePath *wp, WhereBudget *budget)
 {
 	int			n;
 
 	if (!is_array(value))
-		return;
+		return 0;
 	n = JsonContainerSize(value->val.binary.data);
 	if (n > NAT_MAX_IN_LIST)
-		nat_invalid_param(render_path(wp, root),
+		nat_invalid_param(render_path(wp, budget->root),
 						  psprintf("Pass at most %d values in one list; split the filter, or use a condition on a range.",
 								   NAT_MAX_IN_LIST),
 						  "list of %d values is longer than the limit of %d",
 						  n, NAT_MAX_IN_LIST);
+	count_terms(budget, Max(n, 1), wp);	/* [] stands for false */
+	return 1;
 }
 
 /*
@@ -567,27 +599,44 @@ validate_in_list(JsonbValue *value, const WherePath *wp, const char *root)
  */
 static void
 validate_where_item(JsonbValue *item, const WherePath *wp, int depth,
-					const char *root)
+					WhereBudget *budget)
 {
-	if (item->type == jbvString &&
-		nat_exceeds_chars(item->val.string.val, item->val.string.len,
-						  NAT_MAX_WHERE_SQL))
-		nat_invalid_param(render_path(wp, root),
-						  psprintf("Write a condition of at most %d characters.", NAT_MAX_WHERE_SQL),
-						  "where condition is longer than the limit of %d characters",
-						  NAT_MAX_WHERE_SQL);
+	if (!is_object(item))
+		count_terms(budget, 1, wp);
+	if (item->type == jbvString)
+	{
+		if (nat_exceeds_chars(item->val.string.val, item->val.string.len,
+							  NAT_MAX_WHERE_SQL))
+			nat_invalid_param(render_path(wp, budget->root),
+							  psprintf("Write a condition of at most %d characters.", NAT_MAX_WHERE_SQL),
+							  "where condition is longer than the limit of %d characters",
+							  NAT_MAX_WHERE_SQL);
+		budget->sql_chars += pg_mbstrlen_with_len(item->val.string.val,
+												  item->val.string.len);
+		if (budget->sql_chars > NAT_MAX_WHERE_SQL)
+			nat_invalid_param(render_path(wp, budget->root),
+							  psprintf("Keep the condition strings of one where at most %d characters in all, or use the object form.",
+									   NAT_MAX_WHERE_SQL),
+							  "where condition strings are longer than the limit of %d characters in all",
+							  NAT_MAX_WHERE_SQL);
+	}
 	if (is_object(item))
-		validate_where_object(item->val.binary.data, wp, depth, root);
+		validate_where_object(item->val.binary.data, wp, depth, budget);
 }
 
 static void
 validate_where_object(JsonbContainer *obj, const WherePath *wp, int depth,
-					  const char *root)
+					  WhereBudget *budget)
 {
+	const char *root = budget->root;
 	JsonbIterator *it = JsonbIteratorInit(obj);
 	JsonbValue	v;
 	JsonbIteratorToken tok;
 	WherePath	member = {wp, NULL, 0, 0};
+
+	/* {} stands for true: a term of its own */
+	if (JsonContainerSize(obj) == 0)
+		count_terms(budget, 1, wp);
 
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 	{
@@ -621,37 +670,48 @@ validate_where_object(JsonbContainer *obj, const WherePath *wp, int depth,
 			int			i;
 			WherePath	item = {&member, NULL, 0, 0};
 
+			if (n == 0)
+				count_terms(budget, 1, &member);	/* an empty and/or: a term */
 			for (i = 0; i < n; i++)
 			{
 				JsonbValue *elem = getIthJsonbValueFromContainer(v.val.binary.data, i);
 
 				CHECK_FOR_INTERRUPTS();
 				item.index = i;
-				validate_where_item(elem, &item, depth + 1, root);
+				validate_where_item(elem, &item, depth + 1, budget);
 				pfree(elem);
 			}
 		}
 		else if (not && is_object(&v))
-			validate_where_object(v.val.binary.data, &member, depth + 1, root);
+			validate_where_object(v.val.binary.data, &member, depth + 1, budget);
 		else if (!and_or && !not)
 		{
-			/* a column: a bare list, or operators with in / not_in lists */
-			validate_in_list(&v, &member, root);
+			/*
+			 * A column: a bare list, or operators with in / not_in lists.
+			 * A list counts its values, any other operator or value one.
+			 */
+			if (validate_in_list(&v, &member, budget) == 0 && !is_object(&v))
+				count_terms(budget, 1, &member);
 			if (is_object(&v))
 			{
 				JsonbValue *list;
 				WherePath	op = {&member, NULL, 0, 0};
+				int			others = JsonContainerSize(v.val.binary.data);
+				int			lists = 0;
 
 				list = getKeyJsonValueFromContainer(v.val.binary.data, "in", 2, NULL);
 				op.key = "in";
 				op.keylen = 2;
 				if (list)
-					validate_in_list(list, &op, root);
+					lists += validate_in_list(list, &op, budget);
 				list = getKeyJsonValueFromContainer(v.val.binary.data, "not_in", 6, NULL);
 				op.key = "not_in";
 				op.keylen = 6;
 				if (list)
-					validate_in_list(list, &op, root);
+					lists += validate_in_list(list, &op, budget);
+				others -= lists;
+				if (others > 0 || lists == 0)
+					count_terms(budget, Max(others, 1), &member);
 			}
 		}
 	}
@@ -660,13 +720,16 @@ validate_where_object(JsonbContainer *obj, const WherePath *wp, int depth,
 /*
  * The limits of a where argument (README, "Limits"), checked before any
  * SQL is built: a condition string's length (by its parameter row), the
- * and/or/not depth of the structured form, column names and in lists.
+ * and/or/not depth of the structured form, column names, in lists, and
+ * the number of terms and characters of condition strings in all.
  */
 void
 nat_validate_where(JsonbValue *value, const char *path)
 {
+	WhereBudget budget = {path, 0, 0};
+
 	if (is_object(value))
-		validate_where_object(value->val.binary.data, NULL, 0, path);
+		validate_where_object(value->val.binary.data, NULL, 0, &budget);
 }
 
 /*

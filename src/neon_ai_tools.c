@@ -17,7 +17,9 @@
  */
 #include "postgres.h"
 
+#include "access/detoast.h"
 #include "fmgr.h"
+#include "mb/pg_wchar.h"
 #include "neon_ai_tools.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
@@ -99,21 +101,41 @@ ai_tool_call(PG_FUNCTION_ARGS)
  * or SeekDB/OceanBase (error_patterns.c).  code may be a SQLSTATE, a
  * MySQL/OceanBase error number or an ORA- code; NULL means look for one in
  * the text.  A NULL message is misuse of the SQL API, like a NULL tool
- * name.
+ * name.  Only the first NAT_ERROR_TEXT_READ bytes of the message and
+ * NAT_ECHO_CHARS bytes of the code are read.
  */
+/*
+ * The first max_bytes bytes of a text argument (whole characters), without
+ * detoasting or copying the rest; *unread is set to the bytes left out.
+ */
+static char *
+text_start(Datum d, int max_bytes, int64 *unread)
+{
+	int64		total = (int64) toast_raw_datum_size(d) - VARHDRSZ;
+	text	   *slice = DatumGetTextPSlice(d, 0, max_bytes);
+	int			len = VARSIZE_ANY_EXHDR(slice);
+
+	len = pg_mbcliplen(VARDATA_ANY(slice), len, len);
+	*unread = total - len;
+	return pnstrdup(VARDATA_ANY(slice), len);
+}
+
 Datum
 ai_error_info(PG_FUNCTION_ARGS)
 {
 	char	   *message;
 	char	   *code = NULL;
+	int64		unread;
+	int64		code_unread = 0;
 
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("error message must not be null"),
 				 errhint("Pass the error text as the database reported it; only the code may be NULL.")));
-	message = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	/* only the start is read: a huge text gets a small answer (README) */
+	message = text_start(PG_GETARG_DATUM(0), NAT_ERROR_TEXT_READ, &unread);
 	if (!PG_ARGISNULL(1))
-		code = text_to_cstring(PG_GETARG_TEXT_PP(1));
-	PG_RETURN_JSONB_P(nat_error_info(message, code));
+		code = text_start(PG_GETARG_DATUM(1), NAT_ECHO_CHARS, &code_unread);
+	PG_RETURN_JSONB_P(nat_error_info(message, unread, code, code_unread));
 }

@@ -120,6 +120,7 @@ struct ToolCall;
 #define NAT_MAX_WHERE_SQL		16384	/* characters of a where condition */
 #define NAT_MAX_WHERE_DEPTH		32		/* and/or/not levels of a where */
 #define NAT_MAX_IN_LIST			10000	/* values of one in / not_in */
+#define NAT_MAX_WHERE_TERMS		10000	/* conditions and list values of a where */
 #define NAT_MAX_PARAMS			1000	/* values of params */
 #define NAT_MAX_STATEMENTS		100		/* statements of one execute_sql call */
 #define NAT_MAX_PATTERN			200		/* characters of a LIKE pattern */
@@ -263,8 +264,12 @@ typedef struct ErrorTextInfo
 	char	   *column;
 } ErrorTextInfo;
 
+/* bytes of an error text that are read (ai_error_info, message patterns) */
+#define NAT_ERROR_TEXT_READ		16384
+
 extern bool nat_classify_error_text(const char *message, ErrorTextInfo *info);
-extern Jsonb *nat_error_info(const char *message, const char *code);
+extern Jsonb *nat_error_info(const char *message, int64 unread,
+							 const char *code, int64 code_unread);
 extern char *nat_mask_secrets(const char *text);
 
 /* ---- in call_timer.c: the private per-call timeout ---- */

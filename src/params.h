@@ -36,7 +36,7 @@
 	{ \
 		.name = "where", \
 		.types = NAT_JSON_OBJECT | NAT_JSON_STRING, \
-		.description = "Which rows " what ". Recommended: an object, e.g. {\"status\": \"active\", \"age\": {\"gt\": 18}}, with operators eq, neq, gt, gte, lt, lte, in, not_in, like, ilike, is_null, between, contains and nested and/or/not lists (at most 32 levels deep, at most 10000 values in one in/not_in list). Or a SQL condition string over the table's columns, e.g. \"age > 18 AND status = 'active'\" (comparisons, LIKE, IN, BETWEEN, IS NULL, AND/OR/NOT and a few built-in functions; no subqueries).", \
+		.description = "Which rows " what ". Recommended: an object, e.g. {\"status\": \"active\", \"age\": {\"gt\": 18}}, with operators eq, neq, gt, gte, lt, lte, in, not_in, like, ilike, is_null, between, contains and nested and/or/not lists (at most 32 levels deep, at most 10000 values in one in/not_in list, at most 10000 conditions and list values in all). Or a SQL condition string over the table's columns, e.g. \"age > 18 AND status = 'active'\" (comparisons, LIKE, IN, BETWEEN, IS NULL, AND/OR/NOT and a few built-in functions; no subqueries).", \
 		.examples_json = "[{\"status\": \"active\", \"age\": {\"gte\": 18}}, {\"or\": [{\"role\": \"admin\"}, {\"id\": {\"in\": [1, 2]}}]}, \"age > 18 AND status = 'active'\"]", \
 		.max_length = NAT_MAX_WHERE_SQL, \
 		.validate = nat_validate_where, \

@@ -238,6 +238,23 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 	const char *path = NULL;
 	int			position = 0;
 	int			sqlerrcode = err ? err->sqlerrcode : edata->sqlerrcode;
+	ErrorData	clipped;
+
+	/*
+	 * The object names of an error are echoed in several fields, and RAISE
+	 * ... USING COLUMN = can make them any length: clip them as values are
+	 * clipped (real names, at most 63 bytes, stay whole).
+	 */
+	if (edata)
+	{
+		clipped = *edata;
+		clipped.schema_name = nat_clip(edata->schema_name);
+		clipped.table_name = nat_clip(edata->table_name);
+		clipped.column_name = nat_clip(edata->column_name);
+		clipped.datatype_name = nat_clip(edata->datatype_name);
+		clipped.constraint_name = nat_clip(edata->constraint_name);
+		edata = &clipped;
+	}
 
 	if (err)
 	{

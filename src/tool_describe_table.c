@@ -44,6 +44,7 @@
 
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "params.h"
@@ -148,6 +149,28 @@ append_fk_action(StringInfo buf, const char *field)
 }
 
 /*
+ * Texts of the description that have no size limit of their own (comments,
+ * defaults, definitions) are clipped to this many characters, and a view's
+ * query to NAT_MAX_SQL, with an ellipsis: a 100 MB comment would otherwise
+ * make a 100 MB answer.
+ */
+#define DESCRIBE_TEXT_CHARS 1000
+
+/*
+ * The text expression expr, clipped to chars characters with an ellipsis.
+ */
+static void
+append_clipped(StringInfo buf, const char *expr, int chars)
+{
+	appendStringInfo(buf,
+					 "pg_catalog.left(%s, %d) OPERATOR(pg_catalog.||)"
+					 " CASE WHEN pg_catalog.length(%s) OPERATOR(pg_catalog.>) %d"
+					 " THEN '%s' ELSE '' END",
+					 expr, chars, expr, chars,
+					 GetDatabaseEncoding() == PG_UTF8 ? "\xe2\x80\xa6" : "...");
+}
+
+/*
  * Generate the description query; $1 is the relation's OID.  (A simple
  * CASE compares with an unqualified "=", so every CASE here is a searched
  * one, with OPERATOR(pg_catalog.=).)
@@ -167,8 +190,10 @@ describe_sql(void)
 						   " WHEN c.relkind OPERATOR(pg_catalog.=) 'v' THEN 'view'"
 						   " WHEN c.relkind OPERATOR(pg_catalog.=) 'm' THEN 'materialized view'"
 						   " ELSE 'foreign table' END,"
-						   " 'comment', pg_catalog.obj_description(c.oid, 'pg_class'),"
-						   " 'estimated_rows', CASE WHEN c.reltuples OPERATOR(pg_catalog.>=) '0'"
+						   " 'comment', ");
+	append_clipped(&buf, "pg_catalog.obj_description(c.oid, 'pg_class')", DESCRIBE_TEXT_CHARS);
+	appendStringInfoString(&buf,
+						   ", 'estimated_rows', CASE WHEN c.reltuples OPERATOR(pg_catalog.>=) '0'"
 						   " THEN c.reltuples::pg_catalog.int8 END,"
 						   " 'rls', c.relrowsecurity,");
 
@@ -180,11 +205,17 @@ describe_sql(void)
 						   " 'type', pg_catalog.format_type(a.atttypid, a.atttypmod),"
 						   " 'nullable', NOT a.attnotnull,"
 						   " 'default', CASE WHEN a.attgenerated OPERATOR(pg_catalog.=) ''"
-						   " THEN pg_catalog.pg_get_expr(d.adbin, d.adrelid) END,"
-						   " 'comment', pg_catalog.col_description(a.attrelid, a.attnum))"
+						   " THEN ");
+	append_clipped(&buf, "pg_catalog.pg_get_expr(d.adbin, d.adrelid)", DESCRIBE_TEXT_CHARS);
+	appendStringInfoString(&buf, " END, 'comment', ");
+	append_clipped(&buf, "pg_catalog.col_description(a.attrelid, a.attnum)", DESCRIBE_TEXT_CHARS);
+	appendStringInfoString(&buf,
+						   ")"
 						   " OPERATOR(pg_catalog.||) CASE WHEN a.attgenerated OPERATOR(pg_catalog.<>) ''"
-						   " THEN pg_catalog.jsonb_build_object('generated', pg_catalog.pg_get_expr(d.adbin, d.adrelid))"
-						   " ELSE '{}' END"
+						   " THEN pg_catalog.jsonb_build_object('generated', ");
+	append_clipped(&buf, "pg_catalog.pg_get_expr(d.adbin, d.adrelid)", DESCRIBE_TEXT_CHARS);
+	appendStringInfoString(&buf,
+						   ") ELSE '{}' END"
 						   " OPERATOR(pg_catalog.||) CASE WHEN a.attidentity OPERATOR(pg_catalog.=) 'a'"
 						   " THEN pg_catalog.jsonb_build_object('identity', 'always')"
 						   " WHEN a.attidentity OPERATOR(pg_catalog.=) 'd'"
@@ -290,8 +321,10 @@ describe_sql(void)
 	appendStringInfoString(&buf,
 						   " 'indexes', COALESCE((SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object("
 						   "'name', ic.relname::pg_catalog.text,"
-						   " 'definition', pg_catalog.pg_get_indexdef(i.indexrelid),"
-						   " 'unique', i.indisunique, 'primary', i.indisprimary)"
+						   " 'definition', ");
+	append_clipped(&buf, "pg_catalog.pg_get_indexdef(i.indexrelid)", DESCRIBE_TEXT_CHARS);
+	appendStringInfoString(&buf,
+						   ", 'unique', i.indisunique, 'primary', i.indisprimary)"
 						   " ORDER BY ic.relname)"
 						   " FROM pg_catalog.pg_index i"
 						   " JOIN pg_catalog.pg_class ic ON ic.oid OPERATOR(pg_catalog.=) i.indexrelid"
@@ -309,8 +342,10 @@ describe_sql(void)
 	appendStringInfoString(&buf,
 						   " 'checks', COALESCE((SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object("
 						   "'name', con.conname::pg_catalog.text,"
-						   " 'definition', pg_catalog.pg_get_constraintdef(con.oid))"
-						   " ORDER BY con.conname)"
+						   " 'definition', ");
+	append_clipped(&buf, "pg_catalog.pg_get_constraintdef(con.oid)", DESCRIBE_TEXT_CHARS);
+	appendStringInfoString(&buf,
+						   ") ORDER BY con.conname)"
 						   " FROM pg_catalog.pg_constraint con"
 						   " WHERE con.conrelid OPERATOR(pg_catalog.=) c.oid"
 						   " AND con.contype OPERATOR(pg_catalog.=) 'c' AND ");
@@ -331,8 +366,10 @@ describe_sql(void)
 	/* the query of a view */
 	appendStringInfoString(&buf,
 						   " OPERATOR(pg_catalog.||) CASE WHEN c.relkind OPERATOR(pg_catalog.=) ANY ('{v,m}'::pg_catalog.\"char\"[])"
-						   " THEN pg_catalog.jsonb_build_object('definition', pg_catalog.pg_get_viewdef(c.oid))"
-						   " ELSE '{}' END"
+						   " THEN pg_catalog.jsonb_build_object('definition', ");
+	append_clipped(&buf, "pg_catalog.pg_get_viewdef(c.oid)", NAT_MAX_SQL);
+	appendStringInfoString(&buf,
+						   ") ELSE '{}' END"
 						   " FROM pg_catalog.pg_class c"
 						   " JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace"
 						   " WHERE c.oid OPERATOR(pg_catalog.=) $1");

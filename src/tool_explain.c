@@ -56,7 +56,7 @@ const ToolDef nat_tool_explain_query = {
 	.description = "Show how PostgreSQL would execute a statement: its plan as JSON (EXPLAIN (FORMAT JSON)), with estimated costs and rows, and with analyze: true the actual times and row counts. "
 	"Use it to understand or speed up a slow query, or to check which indexes a query uses, before running it. "
 	"Without analyze nothing is executed; with analyze the statement runs read-only, so only queries can be analyzed. "
-	"The answer's data is the plan. "
+	"The answer's data is the plan; a plan past the byte limit is left out (truncated). "
 	"Example: {\"sql\": \"SELECT * FROM orders WHERE customer_id = $1 ORDER BY created_at DESC LIMIT 10\", \"params\": [42], \"analyze\": true}",
 	.operation = "explain",
 	.params = explain_params,
@@ -66,6 +66,46 @@ const ToolDef nat_tool_explain_query = {
 	.idempotent = true,
 	.handler = explain_query,
 };
+
+/*
+ * The size of json text rendered as jsonb renders it: white space outside
+ * strings dropped, ": " and ", " as separators.  Strings keep their escapes
+ * (EXPLAIN escapes as jsonb does).  One pass, nothing allocated.
+ */
+static Size
+json_rendered_size(const char *s, Size len)
+{
+	Size		size = 0;
+	bool		in_string = false;
+	Size		i;
+
+	for (i = 0; i < len; i++)
+	{
+		char		c = s[i];
+
+		if (in_string)
+		{
+			size++;
+			if (c == '\\' && i + 1 < len)
+			{
+				size++;
+				i++;
+			}
+			else if (c == '"')
+				in_string = false;
+		}
+		else if (c == '"')
+		{
+			size++;
+			in_string = true;
+		}
+		else if (c == ',' || c == ':')
+			size += 2;
+		else if (c != ' ' && c != '\n' && c != '\t' && c != '\r')
+			size++;
+	}
+	return size;
+}
 
 /*
  * explain_query(sql, params, analyze, timeout_ms)
@@ -89,6 +129,8 @@ explain_query(ToolCall *call)
 	int			rc;
 	bool		isnull;
 	Datum		plan;
+	text	   *plan_text;
+	Size		plan_size;
 	Jsonb	   *plan_jsonb;
 	MemoryContext old;
 
@@ -153,11 +195,39 @@ explain_query(ToolCall *call)
 	if (rc < 0 || SPI_processed != 1)
 		elog(ERROR, "EXPLAIN returned no plan");
 	plan = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	plan_text = DatumGetTextPP(plan);
+
+	/*
+	 * The byte budget: a plan prints its constants (a long literal in a
+	 * Filter line), so it can be any size.  It is measured on EXPLAIN's own
+	 * text before anything is built from it.
+	 */
+	plan_size = json_rendered_size(VARDATA_ANY(plan_text), VARSIZE_ANY_EXHDR(plan_text));
+	if (plan_size > (Size) nat_max_response_bytes)
+	{
+		SPI_finish();
+		old = MemoryContextSwitchTo(call->cxt);
+		nat_push_key(&call->state, "data");
+		nat_jsonb_push(&call->state, WJB_BEGIN_ARRAY, NULL);
+		nat_jsonb_push(&call->state, WJB_END_ARRAY, NULL);
+		nat_push_int(&call->state, "rowCount", 0);
+		nat_push_bool(&call->state, "truncated", true);
+		nat_push_key(&call->state, "truncation");
+		nat_jsonb_push(&call->state, WJB_BEGIN_OBJECT, NULL);
+		nat_push_string(&call->state, "reason", "byte_limit");
+		nat_push_int(&call->state, "limit", nat_max_response_bytes);
+		nat_jsonb_push(&call->state, WJB_END_OBJECT, NULL);
+		MemoryContextSwitchTo(old);
+		nat_add_warning(call,
+						psprintf("The plan is %zu bytes, past the byte limit of %d bytes, so it was left out. Plans print the statement's constants: explain it with shorter values, or explain its parts one at a time.",
+								 plan_size, nat_max_response_bytes));
+		return;
+	}
 
 	/* the plan is json text: make it jsonb in the call's memory */
 	old = MemoryContextSwitchTo(call->cxt);
 	plan_jsonb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in,
-													CStringGetDatum(TextDatumGetCString(plan))));
+													CStringGetDatum(text_to_cstring(plan_text))));
 	MemoryContextSwitchTo(old);
 	SPI_finish();
 

@@ -9,7 +9,7 @@
  *
  *	 SELECT n.nspname::text AS schema, c.relname::text AS name,
  *			CASE ... END AS kind, <reltuples, or null> AS estimated_rows,
- *			obj_description(c.oid, 'pg_class') AS comment,
+ *			<obj_description(c.oid, 'pg_class'), 1000 characters> AS comment,
  *			c.relrowsecurity AS rls
  *	 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
  *	 WHERE c.relkind = ANY ('{r,p,v,m,f}') AND NOT c.relispartition
@@ -41,6 +41,7 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "params.h"
@@ -212,7 +213,13 @@ list_tables(ToolCall *call)
 						   KIND_CASE " AS kind,"
 						   " CASE WHEN c.reltuples OPERATOR(pg_catalog.>=) '0'"
 						   " THEN c.reltuples::pg_catalog.int8 END AS estimated_rows,"
-						   " pg_catalog.obj_description(c.oid, 'pg_class') AS comment,"
+						   " pg_catalog.left(pg_catalog.obj_description(c.oid, 'pg_class'), 1000)"
+						   " OPERATOR(pg_catalog.||) CASE WHEN pg_catalog.length(pg_catalog.obj_description(c.oid, 'pg_class'))"
+						   " OPERATOR(pg_catalog.>) 1000 THEN ");
+	/* a long comment is clipped, or its row would not fit the byte budget */
+	appendStringInfoString(&sql, GetDatabaseEncoding() == PG_UTF8 ? "'\xe2\x80\xa6'" : "'...'");
+	appendStringInfoString(&sql,
+						   " ELSE '' END AS comment,"
 						   " c.relrowsecurity AS rls"
 						   " FROM pg_catalog.pg_class c"
 						   " JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace"

@@ -118,4 +118,37 @@ SELECT call('execute_sql', '{"sql": "SELECT 1/0"}') ->> 'errorType' AS error_typ
 SELECT call('execute_sql', '{"sql": "SELECT 2 AS two"}') -> 'data' AS data;
 COMMIT;
 
+-- explain_query: a plan past the byte budget (its Filter prints a long
+-- constant) is left out, measured before it is converted
+SET neon_ai_tools.max_response_bytes = '64kB';
+CREATE TABLE plan_t (id int, name text);
+SELECT r -> 'data' AS data, r -> 'rowCount' AS rows, r -> 'truncated' AS truncated,
+       r -> 'truncation' AS truncation,
+       r ->> 'warning' LIKE 'The plan is % bytes, past the byte limit of 65536 bytes, so it was left out.%' AS warned
+FROM call('explain_query', jsonb_build_object('sql', 'SELECT * FROM plan_t WHERE name = repeat(''x'', 100000)')) r;
+SELECT r -> 'data' -> 0 -> 'Plan' ->> 'Node Type' AS node, r -> 'rowCount' AS rows, r -> 'truncated' AS truncated
+FROM call('explain_query', jsonb_build_object('sql', 'SELECT * FROM plan_t WHERE name = repeat(''x'', 1000)')) r;
+RESET neon_ai_tools.max_response_bytes;
+
+-- describe_table: comments, defaults and definitions clipped to 1000
+-- characters and an ellipsis
+CREATE TABLE described (id int DEFAULT 0, note text, CHECK (note <> 'x'));
+DO $$BEGIN
+  EXECUTE format('COMMENT ON TABLE described IS %L', repeat('c', 1000000));
+  EXECUTE format('COMMENT ON COLUMN described.id IS %L', repeat('ä', 1001));
+  EXECUTE format('COMMENT ON COLUMN described.note IS %L', repeat('n', 1000));
+  EXECUTE format('ALTER TABLE described ALTER note SET DEFAULT %L', repeat('d', 5000));
+END$$;
+SELECT length(d ->> 'comment') AS comment_length, right(d ->> 'comment', 2) AS comment_end,
+       length(d -> 'columns' -> 0 ->> 'comment') AS id_comment_length, right(d -> 'columns' -> 0 ->> 'comment', 2) AS id_comment_end,
+       length(d -> 'columns' -> 1 ->> 'comment') AS note_comment_length,
+       length(d -> 'columns' -> 1 ->> 'default') AS note_default_length,
+       d -> 'columns' -> 0 -> 'default' AS id_default, d -> 'checks' -> 0 ->> 'definition' AS check_definition,
+       length(r::text) < 5000 AS small
+FROM call('describe_table', '{"table": "described"}') r, jsonb_array_elements(r -> 'data') d;
+-- list_tables clips comments the same way: the row fits the budget
+SELECT d ->> 'name' AS name, length(d ->> 'comment') AS comment_length, right(d ->> 'comment', 2) AS comment_end,
+       r -> 'truncated' AS truncated
+FROM call('list_tables', '{"pattern": "described"}') r, jsonb_array_elements(r -> 'data') d;
+
 DROP SCHEMA ab_test CASCADE;

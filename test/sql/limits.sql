@@ -106,6 +106,30 @@ SELECT * FROM err('select_query', jsonb_build_object('table', 't', 'where',
   jsonb_build_object('or', jsonb_build_array(jsonb_build_object('id', jsonb_build_object('not_in', (SELECT jsonb_agg(i) FROM generate_series(1, 10001) i)))))));
 SELECT * FROM err('select_query', jsonb_build_object('table', 't', 'where',
   jsonb_build_object('id', (SELECT jsonb_agg(i) FROM generate_series(1, 10001) i))));
+-- the where as a whole: 10000 conditions and list values in all (a list
+-- counts its values, {} and [] one), condition strings 16384 characters
+SELECT call('select_query', jsonb_build_object('table', 't', 'where', jsonb_build_object('or',
+  (SELECT jsonb_agg(jsonb_build_object('id', i)) FROM generate_series(1, 10000) i)))) -> 'rowCount' AS rows;
+SELECT * FROM err('select_query', jsonb_build_object('table', 't', 'where', jsonb_build_object('or',
+  (SELECT jsonb_agg(jsonb_build_object('id', i)) FROM generate_series(1, 10001) i))));
+SELECT * FROM err('select_query', jsonb_build_object('table', 't', 'where', jsonb_build_object('or', jsonb_build_array(
+  jsonb_build_object('id', jsonb_build_object('in', (SELECT jsonb_agg(i) FROM generate_series(1, 10000) i))),
+  jsonb_build_object('note', 'one')))));
+SELECT * FROM err('select_query', jsonb_build_object('table', 't', 'where', jsonb_build_object('or', jsonb_build_array(
+  jsonb_build_object('id', jsonb_build_object('in', (SELECT jsonb_agg(i) FROM generate_series(1, 5000) i))),
+  jsonb_build_object('id', jsonb_build_object('not_in', (SELECT jsonb_agg(i) FROM generate_series(1, 5001) i)))))));
+SELECT * FROM err('delete_data', jsonb_build_object('table', 't', 'where', jsonb_build_object('and',
+  (SELECT jsonb_agg('{}'::jsonb) FROM generate_series(1, 10001)))));
+SELECT * FROM err('delete_data', jsonb_build_object('table', 't', 'where', jsonb_build_object('and',
+  (SELECT jsonb_agg('{"or": []}'::jsonb) FROM generate_series(1, 10001)))));
+-- 200 lists of 10000 values: refused at the second, quickly
+SELECT * FROM err('select_query', jsonb_build_object('table', 't', 'where', jsonb_build_object('or',
+  (SELECT jsonb_agg(jsonb_build_object('id', jsonb_build_object('in', (SELECT jsonb_agg(i) FROM generate_series(1, 10000) i))))
+   FROM generate_series(1, 200)))));
+SELECT call('select_query', jsonb_build_object('table', 't', 'where', jsonb_build_object('and', jsonb_build_array(
+  'id > 0' || repeat(' AND id > 0', 680), 'id > 0' || repeat(' AND id > 0', 680))))) -> 'rowCount' AS rows;
+SELECT * FROM err('select_query', jsonb_build_object('table', 't', 'where', jsonb_build_object('and', jsonb_build_array(
+  'id > 0' || repeat(' AND id > 0', 900), 'id > 0' || repeat(' AND id > 0', 900)))));
 
 -- list_tables: pattern 200 characters, schema 128
 SELECT call('list_tables', jsonb_build_object('pattern', repeat('%', 200))) ->> 'status' AS status;
@@ -156,5 +180,29 @@ SELECT type, length(error) < 300 AS short_error, length(path) < 300 AS short_pat
 FROM err('select_query', jsonb_build_object('table', repeat('t', 100000000)));
 SELECT type, length(error) < 300 AS short_error, length(path) < 300 AS short_path
 FROM err('list_tables', jsonb_build_object('pattern', repeat('p', 100000000)));
+-- names PostgreSQL reports with an error are clipped like values (RAISE
+-- ... USING COLUMN = a 140 MB name made the answer fail)
+SELECT a ->> 'errorType' AS type, length(a -> 'details' ->> 'column') AS column_length,
+       length(a -> 'details' ->> 'constraint') AS constraint_length,
+       (SELECT max(length(r)) FROM jsonb_array_elements_text(a -> 'affected_resources') r) AS longest_resource,
+       length(a::text) < 3000 AS small
+FROM ai_tool_call('execute_sql', jsonb_build_object('sql', $q$DO $$BEGIN RAISE EXCEPTION 'raised'
+  USING COLUMN = repeat('c', 300000), TABLE = repeat('t', 300000), SCHEMA = repeat('s', 300000),
+        CONSTRAINT = repeat('k', 300000), DATATYPE = repeat('d', 300000); END$$$q$)) a;
+SELECT a -> 'details' ->> 'column' AS column_name, a -> 'affected_resources' AS affected
+FROM ai_tool_call('execute_sql', jsonb_build_object('sql', $q$DO $$BEGIN RAISE EXCEPTION 'raised'
+  USING COLUMN = 'short_name', TABLE = 't'; END$$$q$)) a;
+
+-- ai_error_info reads the first 16384 bytes of the message and 200 of
+-- the code, and says how much it left out
+SELECT length(e ->> 'error') AS error_length, right(e ->> 'error', 24) AS error_end,
+       length(e ->> 'error_code') AS code_length, right(e ->> 'error_code', 3) AS code_end,
+       length(e::text) < 20000 AS small
+FROM ai_error_info(repeat('x', 3000000), repeat('y', 1000000)) e;
+-- a URI cut where its password is: the cut word is left out, not unmasked
+SELECT position('hunter' IN e ->> 'error') AS password_at, right(e ->> 'error', 30) AS error_end
+FROM ai_error_info(repeat('a ', 8180) || 'postgresql://bob:' || repeat('hunter2', 10) || '@db/app') e;
+SELECT e ->> 'errorType' AS type, e -> 'affected_resources' AS affected
+FROM ai_error_info('relation "orders" does not exist ' || repeat('z', 100000), '42P01') e;
 
 DROP SCHEMA lim CASCADE;
