@@ -216,6 +216,12 @@ clip_text(const char *text)
 	if (text == NULL || (len = strlen(text)) <= ERROR_TEXT_MAX)
 		return text;
 	keep = pg_mbcliplen(text, (int) len, ERROR_TEXT_MAX);
+	/*
+	 * End at a whole word: a URI cut before its "@" would no longer look
+	 * like one, and its password would escape nat_mask_secrets().
+	 */
+	while (keep > 0 && !isspace((unsigned char) text[keep - 1]))
+		keep--;
 	return psprintf("%.*s... (%zu more bytes)", keep, text, len - keep);
 }
 

@@ -151,4 +151,11 @@ SELECT d ->> 'name' AS name, length(d ->> 'comment') AS comment_length, right(d 
        r -> 'truncated' AS truncated
 FROM call('list_tables', '{"pattern": "described"}') r, jsonb_array_elements(r -> 'data') d;
 
+-- an error text cut at 8192 bytes ends at a whole word: a URI cut inside
+-- its password would not be recognized, and the password would show
+SELECT position('secret' IN r->>'error') AS password_shown, r->>'error' LIKE '%... (% more bytes)' AS cut
+FROM call('execute_sql', jsonb_build_object('sql', format(
+  'DO $$BEGIN RAISE EXCEPTION %L; END$$',
+  repeat('x', 8166) || ' postgresql://agent:secretpassword@db.example.com/app and more'))) r;
+
 DROP SCHEMA ab_test CASCADE;
