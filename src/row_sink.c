@@ -136,7 +136,6 @@ sink_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
 	MemoryContextSwitchTo(old);
 }
 
-
 /*
  * Add one row to the answer, if it is within the caps.
  */
