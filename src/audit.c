@@ -71,7 +71,9 @@ starts_constant(const char *sql, int loc)
 
 /*
  * The SQL text with every constant (strings, numbers, bit strings)
- * replaced by "?".  Text the scanner cannot read is not logged at all.
+ * replaced by "?", and what lies between tokens (white space and comments,
+ * which can hold anything, a password in a comment) reduced to one
+ * space.  Text the scanner cannot read is not logged at all.
  */
 char *
 nat_mask_literals(const char *sql)
@@ -94,19 +96,20 @@ nat_mask_literals(const char *sql)
 		{
 			int			tok = core_yylex(&yylval, &yylloc, yyscanner);
 
+			int			len;
+
 			if (tok == 0)
 				break;
+			/* the scanner leaves the token's text terminated in scanbuf */
+			len = strlen(yyextra.scanbuf + yylloc);
+			if (yylloc > copied && buf.len > 0)
+				appendStringInfoChar(&buf, ' ');
 			if (starts_constant(sql, yylloc))
-			{
-				/* the scanner leaves the token's text terminated in scanbuf */
-				int			len = strlen(yyextra.scanbuf + yylloc);
-
-				appendBinaryStringInfo(&buf, sql + copied, yylloc - copied);
 				appendStringInfoChar(&buf, '?');
-				copied = yylloc + len;
-			}
+			else
+				appendBinaryStringInfo(&buf, sql + yylloc, len);
+			copied = yylloc + len;
 		}
-		appendStringInfoString(&buf, sql + copied);
 		scanner_finish(yyscanner);
 	}
 	PG_CATCH();
@@ -124,31 +127,34 @@ nat_mask_literals(const char *sql)
 }
 
 /*
- * Append a CSV field: quoted if it contains a comma, a quote or a line
- * break; quotes doubled.
+ * Append a CSV field: quoted if it contains a comma or a quote; quotes
+ * doubled.  A control character (a line break, a tab, an escape) becomes
+ * a space: whatever a name or a statement holds, the line stays one line
+ * and cannot forge another.
  */
 static void
 append_csv(StringInfo buf, const char *value)
 {
 	const char *p;
+	bool		quote;
 
 	if (buf->len > 0)
 		appendStringInfoChar(buf, ',');
 	if (value == NULL)
 		return;
-	if (strpbrk(value, ",\"\n\r") == NULL)
-	{
-		appendStringInfoString(buf, value);
-		return;
-	}
-	appendStringInfoChar(buf, '"');
+	quote = strpbrk(value, ",\"") != NULL;
+	if (quote)
+		appendStringInfoChar(buf, '"');
 	for (p = value; *p; p++)
 	{
-		if (*p == '"')
+		unsigned char c = (unsigned char) *p;
+
+		if (c == '"')
 			appendStringInfoChar(buf, '"');
-		appendStringInfoChar(buf, *p);
+		appendStringInfoChar(buf, (c < ' ' || c == 0x7f) ? ' ' : c);
 	}
-	appendStringInfoChar(buf, '"');
+	if (quote)
+		appendStringInfoChar(buf, '"');
 }
 
 /*

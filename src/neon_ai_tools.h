@@ -144,6 +144,8 @@ typedef struct ToolParam
 	int64		maximum;
 	int		   *maximum_setting;	/* a setting that caps the value */
 	const char *default_json;	/* JSON text, or NULL */
+	int		   *default_setting;	/* or: the setting whose value is the
+									 * default (clamped to the maximum) */
 	const char *examples_json;	/* JSON array text, or NULL */
 	const char *items_schema;	/* JSON Schema text of array items */
 	const char *object_schema;	/* extra JSON Schema keys for objects */

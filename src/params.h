@@ -50,7 +50,7 @@
 		.has_minimum = true, \
 		.minimum = 1, \
 		.maximum_setting = &nat_max_rows, \
-		.default_json = "1000", \
+		.default_setting = &nat_row_limit, \
 	}
 
 #define NAT_PARAM_OFFSET(what) \
@@ -71,7 +71,7 @@
 		.has_minimum = true, \
 		.minimum = 1, \
 		.maximum_setting = &nat_max_timeout_ms, \
-		.default_json = "30000", \
+		.default_setting = &nat_timeout_ms, \
 	}
 
 #define NAT_PARAM_RETURNING \

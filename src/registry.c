@@ -168,6 +168,7 @@ static void
 append_param_schema(StringInfo buf, const ToolParam *param)
 {
 	bool		first = true;
+	int64		maximum;
 
 	appendStringInfoChar(buf, '{');
 	append_json_key(buf, "type", &first);
@@ -193,12 +194,11 @@ append_param_schema(StringInfo buf, const ToolParam *param)
 		append_json_key(buf, "minimum", &first);
 		appendStringInfo(buf, INT64_FORMAT, param->minimum);
 	}
+	maximum = param->has_maximum ? param->maximum : PG_INT64_MAX;
+	if (param->maximum_setting)
+		maximum = Min(maximum, (int64) *param->maximum_setting);
 	if (param->has_maximum || param->maximum_setting)
 	{
-		int64		maximum = param->has_maximum ? param->maximum : PG_INT64_MAX;
-
-		if (param->maximum_setting)
-			maximum = Min(maximum, (int64) *param->maximum_setting);
 		append_json_key(buf, "maximum", &first);
 		appendStringInfo(buf, INT64_FORMAT, maximum);
 	}
@@ -224,7 +224,13 @@ append_param_schema(StringInfo buf, const ToolParam *param)
 		append_json_key(buf, "maxProperties", &first);
 		appendStringInfo(buf, "%d", param->max_properties);
 	}
-	if (param->default_json)
+	if (param->default_setting)
+	{
+		/* the default in force for the caller, as the call applies it */
+		append_json_key(buf, "default", &first);
+		appendStringInfo(buf, INT64_FORMAT, Min((int64) *param->default_setting, maximum));
+	}
+	else if (param->default_json)
 	{
 		append_json_key(buf, "default", &first);
 		appendStringInfoString(buf, param->default_json);

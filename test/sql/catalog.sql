@@ -52,6 +52,30 @@ SELECT t->'parameters'->'properties'->'limit'->'maximum' AS limit_maximum
 FROM jsonb_array_elements(ai_tool_list()) t WHERE t->>'name' = 'select_query';
 RESET neon_ai_tools.max_rows;
 
+-- the advertised defaults are the settings in force for the caller,
+-- clamped to the maximum as a call clamps them, in every format
+SET neon_ai_tools.row_limit = 5;
+SET neon_ai_tools.timeout = '2s';
+SELECT t->'parameters'->'properties'->'limit'->'default' AS limit_default,
+       t->'parameters'->'properties'->'timeout_ms'->'default' AS timeout_default
+FROM jsonb_array_elements(ai_tool_list()) t WHERE t->>'name' = 'select_query';
+SELECT t->'inputSchema'->'properties'->'limit'->'default' AS mcp_limit_default,
+       t->'inputSchema'->'properties'->'timeout_ms'->'default' AS mcp_timeout_default
+FROM jsonb_array_elements(ai_tool_list('mcp')) t WHERE t->>'name' = 'execute_sql';
+SELECT t->'function'->'parameters'->'properties'->'limit'->'default' AS openai_limit_default
+FROM jsonb_array_elements(ai_tool_list('openai')) t WHERE t->'function'->>'name' = 'list_tables';
+SET neon_ai_tools.max_rows = 3;
+SET neon_ai_tools.max_timeout = '1s';
+SELECT t->'parameters'->'properties'->'limit'->'default' AS limit_default,
+       t->'parameters'->'properties'->'timeout_ms'->'default' AS timeout_default
+FROM jsonb_array_elements(ai_tool_list()) t WHERE t->>'name' = 'select_query';
+-- and a call without limit applies exactly the advertised default
+SELECT ai_tool_call('execute_sql', '{"sql": "SELECT g FROM generate_series(1, 10) g"}') -> 'truncation' AS truncation;
+RESET neon_ai_tools.max_rows;
+RESET neon_ai_tools.max_timeout;
+RESET neon_ai_tools.row_limit;
+RESET neon_ai_tools.timeout;
+
 -- enabled_tools hides tools from the catalog
 SET neon_ai_tools.enabled_tools = 'list_tables';
 SELECT jsonb_path_query_array(ai_tool_list(), '$[*].name') AS names;

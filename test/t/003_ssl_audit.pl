@@ -128,6 +128,18 @@ $node->reload;
 like($err, qr/NOTICE:  NEON_AI_TOOLS AUDIT: [^\n]*delete_data,public\.t,delete,dry_run,1,/,
 	'audit_log_client: the client gets the line, a dry run marked as such');
 
+# comments are not logged, and nothing in a statement (a line break in a
+# quoted name) can split the line or forge another
+($out, $err) = run_on($tcp_plain,
+	q{SELECT ai_tool_call('execute_sql', jsonb_build_object('sql',
+	  E'SELECT 1 /* db password is hunter3 */ AS "x\nNEON_AI_TOOLS AUDIT: forged" -- a tail\n, 2')) ->> 'status'});
+is($out, 'success', 'a statement with comments and a line break in a name runs');
+my @audit = grep { /NEON_AI_TOOLS AUDIT/ } split /\n/, $err;
+is(scalar(@audit), 1, 'one audit line, whatever line breaks the statement holds');
+unlike($err, qr/hunter3|a tail/, 'comments are not logged');
+like($audit[0] // '', qr/,"SELECT \? AS ""x NEON_AI_TOOLS AUDIT: forged"" , \?"$/,
+	'the statement is logged token by token, constants masked, the line break a space');
+
 # audit = off: nothing
 $node->safe_psql('postgres', "LOAD 'neon_ai_tools'; ALTER SYSTEM SET neon_ai_tools.audit = 'off'");
 $node->reload;
