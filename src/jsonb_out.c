@@ -282,6 +282,33 @@ numeric_array_fits(Datum value, Size budget)
 }
 
 /*
+ * A json value as jsonb.  jsonb cannot hold the escape \u0000 (to_jsonb()
+ * refuses it), so each one is kept as text: its backslash escaped, the
+ * string then reads "\\u0000", as to_jsonb() renders a text holding those
+ * six characters.  Other escapes, and the structure, are kept.
+ */
+static Datum
+json_to_jsonb(ColumnOutput *col, Datum value)
+{
+	char	   *json = TextDatumGetCString(value);
+	StringInfoData buf;
+	char	   *p;
+
+	if (strstr(json, "\\u0000") == NULL)
+		return FunctionCall1(&col->to_jsonb, value);
+	initStringInfo(&buf);
+	for (p = json; *p; p++)
+	{
+		if (*p == '\\' && strncmp(p + 1, "u0000", 5) == 0)
+			appendStringInfoChar(&buf, '\\');	/* and the one below */
+		else if (*p == '\\' && p[1] != '\0')
+			appendStringInfoChar(&buf, *p++);
+		appendStringInfoChar(&buf, *p);
+	}
+	return DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data));
+}
+
+/*
  * Is key already used by one of the first n columns?
  */
 static bool
@@ -419,6 +446,7 @@ nat_prepare_columns(TupleDesc tupdesc, MemoryContext cxt)
 				col->category = OUT_OTHER;
 				elemtype = get_element_type(getBaseType(att->atttypid));
 				col->numeric_array = OidIsValid(elemtype) && getBaseType(elemtype) == NUMERICOID;
+				col->json = getBaseType(att->atttypid) == JSONOID;
 				if (scratch == NULL)
 					scratch = AllocSetContextCreate(cxt, "neon_ai_tools conversion",
 													ALLOCSET_DEFAULT_SIZES);
@@ -538,7 +566,9 @@ nat_datum_to_jsonb_value(ColumnOutput *col, Datum value, bool isnull,
 				{
 					/* to_jsonb()'s workings go; only its result is kept */
 					MemoryContext old = MemoryContextSwitchTo(col->scratch);
-					Jsonb	   *result = DatumGetJsonbP(FunctionCall1(&col->to_jsonb, value));
+					Jsonb	   *result = DatumGetJsonbP(col->json ?
+														json_to_jsonb(col, value) :
+														FunctionCall1(&col->to_jsonb, value));
 
 					MemoryContextSwitchTo(old);
 					jb = palloc(VARSIZE(result));

@@ -361,6 +361,7 @@ typedef struct ColumnOutput
 	int			category;		/* how the value is converted */
 	FmgrInfo	to_jsonb;		/* fallback converter */
 	bool		numeric_array;	/* an array of numerics: measured first */
+	bool		json;			/* json (not jsonb): \u0000 kept as text */
 	MemoryContext scratch;		/* to_jsonb()'s workings, reset after each */
 } ColumnOutput;
 

@@ -373,7 +373,7 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 
 	/* details: only what is known */
 	if ((!err && (edata->detail || edata->constraint_name)) || hint || column ||
-		path || position > 0 || call->query)
+		path || position > 0 || (call->query && call->query[0] != '\0'))
 	{
 		nat_push_key(&state, "details");
 		nat_jsonb_push(&state, WJB_BEGIN_OBJECT, NULL);
@@ -390,7 +390,8 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 			nat_push_string(&state, "path", path);
 		if (position > 0)
 			nat_push_int(&state, "position", position);
-		if (call->query)
+		/* keys are absent rather than empty (an empty sql argument) */
+		if (call->query && call->query[0] != '\0')
 			nat_push_string(&state, "query", clip_text(call->query));
 		nat_jsonb_push(&state, WJB_END_OBJECT, NULL);
 	}

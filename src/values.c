@@ -21,6 +21,7 @@
 #include "neon_ai_tools.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/numeric.h"
 
@@ -233,12 +234,18 @@ nat_json_to_datum(JsonbValue *value, Oid typid, int32 typmod, bool *isnull)
 				DirectFunctionCall1(numeric_int2, n);
 	}
 
+	/*
+	 * A JSON array builds a true array (one whose input function is
+	 * array_in).  Types that only look like arrays (int2vector, oidvector:
+	 * no NULLs, one dimension, their own input rules) are left to their
+	 * input function, which refuses what they cannot hold instead of
+	 * storing a value nothing can output.
+	 */
+	getTypeInputInfo(typid, &infunc, &ioparam);
 	if (value->type == jbvBinary &&
-		JsonContainerIsArray(value->val.binary.data) &&
-		OidIsValid(get_element_type(typid)) && typid != JSONOID)
+		JsonContainerIsArray(value->val.binary.data) && infunc == F_ARRAY_IN)
 		return json_array_to_datum(value, typid, typmod);
 
 	text = nat_json_value_text(value);
-	getTypeInputInfo(typid, &infunc, &ioparam);
 	return OidInputFunctionCall(infunc, text, ioparam, typmod);
 }
