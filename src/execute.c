@@ -29,7 +29,6 @@
  */
 #include "postgres.h"
 
-#include "access/htup_details.h"
 #include "access/xact.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
@@ -40,12 +39,10 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
-#include "utils/portal.h"
 #include "utils/resowner.h"
 
 /* calls in progress in this backend: tools do not nest */
 static int	call_depth = 0;
-
 
 /*
  * Effective time limit of the call: the timeout_ms argument, or the

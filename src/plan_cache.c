@@ -18,8 +18,8 @@
  * planned once and freed (a one-shot plan, which is never copied: a kept
  * plan's generic plan is copied into its own memory, and a constant folded
  * at planning time, say array_fill(1, ARRAY[10000000]), would be held
- * twice).  The hashes of recently seen agent statements tell a second run.  Two
- * limits hold together: neon_ai_tools.plan_cache_size entries and
+ * twice).  The hashes of recently seen agent statements tell a second run.
+ * Two limits hold together: neon_ai_tools.plan_cache_size entries and
  * neon_ai_tools.plan_cache_memory bytes, the memory the kept plans hold
  * (their contexts, measured with MemoryContextMemAllocated); the least
  * recently used plans go first, and a plan larger than the memory limit
@@ -245,13 +245,10 @@ nat_prepare_cached(const char *sql, int nargs, Oid *types, NatSqlOrigin origin)
 	Oid		   *types_copy = NULL;
 	bool		found;
 
+	/* within the limits in force (a lowered or zero limit frees plans) */
 	nat_plan_cache_settle();
 	if (nat_plan_cache_size <= 0 || limit == 0)
-	{
-		plan_cache_trim(0, 0);
 		return NULL;
-	}
-	plan_cache_trim(nat_plan_cache_size, limit);
 
 	if (origin == NAT_SQL_AGENT && strlen(sql) > NAT_PLAN_CACHE_MAX_AGENT_SQL)
 		return NULL;

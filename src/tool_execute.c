@@ -157,8 +157,7 @@ run_statement(ToolCall *call, const char *sql, RawStmt *rs, int index,
 												  ALLOCSET_DEFAULT_SIZES);
 	MemoryContext old = MemoryContextSwitchTo(stmtcxt);
 
-	/* analysis errors point into the agent's whole text (no copy: it lives
-	 * as long as the call) */
+	/* analysis errors point into the agent's whole text, which the call keeps */
 	call->query = (char *) sql;
 	query = nat_analyze_statement(rs, sql, &types, &ntypes);
 	nat_check_query_functions(query, call->read_only, "$.sql");
