@@ -48,6 +48,7 @@
 
 #include <ctype.h>
 
+#include "access/xlog.h"
 #include "catalog/pg_collation.h"
 #include "mb/pg_wchar.h"
 #include "neon_ai_tools.h"
@@ -100,6 +101,7 @@ typedef enum Advice
 	ADV_OWNER,
 	ADV_RLS,
 	ADV_READ_ONLY,
+	ADV_STANDBY,				/* a hot standby: recovery in progress */
 	ADV_AUTH,
 	ADV_NO_ROLE,
 	ADV_HBA,
@@ -260,6 +262,10 @@ static const ErrorPattern patterns[] = {
 	"access denied; you need \\(at least one of\\) the (.*) privilege\\(s\\) for this operation"},
 	{D_ORACLE, "permission_denied", NULL, ADV_PERMISSION, "",
 	"insufficient privileges"},
+	{D_PG, "read_only_violation", NULL, ADV_STANDBY, "o",
+	"cannot execute (.+) during recovery"},
+	{D_PG, "read_only_violation", NULL, ADV_STANDBY, "",
+	"\\mrecovery is in progress|cannot (?:assign TransactionIds|make new WAL entries|set transaction read-write mode) during recovery"},
 	{D_PG, "read_only_violation", NULL, ADV_READ_ONLY, "o",
 	"cannot execute ([[:alpha:]]+(?: [[:alpha:]]+)?) in a read-only transaction"},
 	{D_MYSQL, "read_only_violation", NULL, ADV_READ_ONLY, "",
@@ -1833,11 +1839,22 @@ advise(Advice advice, Dialect dialect, Found *f, char **suggestion,
 			break;
 
 		case ADV_READ_ONLY:
-			if (f->operation)
+			/* PostgreSQL says the same on a standby: this server may be one */
+			if (f->operation && dialect == D_PG && RecoveryInProgress())
+				s = psprintf("%s is not allowed: the transaction is read-only, as every transaction is on this server, a hot standby (recovery in progress). Run writes on the primary server.",
+							 f->operation);
+			else if (f->operation)
 				s = psprintf("%s is not allowed: the transaction is read-only. Run only reads, or use a read-write transaction.",
 							 f->operation);
 			else
 				s = pstrdup("The database or transaction is read-only: run only reads, or connect to a writable server.");
+			break;
+
+		case ADV_STANDBY:
+			s = f->operation ?
+				psprintf("%s is not allowed: the server is a read-only hot standby (recovery in progress). Run it on the primary server, and use this one for reads.",
+						 f->operation) :
+				pstrdup("The server is a read-only hot standby (recovery in progress): run writes on the primary server, and use this one for reads.");
 			break;
 
 		case ADV_AUTH:

@@ -30,6 +30,7 @@
 #include "postgres.h"
 
 #include "access/xact.h"
+#include "access/xlog.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "nodes/params.h"
@@ -163,7 +164,8 @@ is_interrupt_cancel(ErrorData *edata)
 }
 
 /*
- * Find the tool called name, or raise unknown_tool / tool_disabled.
+ * Find the tool called name, or raise unknown_tool / tool_disabled (or
+ * read_only_violation for a write tool on a hot standby).
  */
 static const ToolDef *
 find_available_tool(const char *name)
@@ -178,6 +180,14 @@ find_available_tool(const char *name)
 		err = nat_error("tool_disabled",
 						"tool \"%s\" writes, and this role is read-only", nat_clip(name));
 		err->suggestion = pstrdup("Only reading tools are available (neon_ai_tools.read_only is on); read the data instead, or ask the database administrator.");
+	}
+	else if (tool && tool->writes && RecoveryInProgress() && nat_tool_enabled(tool->name))
+	{
+		/* what the engine itself answers a write on a standby: 25006 */
+		err = nat_error("read_only_violation",
+						"tool \"%s\" writes, and the server is a read-only hot standby", nat_clip(name));
+		err->sqlerrcode = ERRCODE_READ_ONLY_SQL_TRANSACTION;
+		err->suggestion = pstrdup(NAT_STANDBY_SUGGESTION);
 	}
 	else if (tool)
 	{

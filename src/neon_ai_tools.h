@@ -221,6 +221,10 @@ typedef struct ToolError
 /* private SQLSTATE used only to carry a ToolError through an ERROR */
 #define ERRCODE_NAT_TOOL_ERROR	MAKE_SQLSTATE('N','A','T','0','1')
 
+/* the advice for a write on a hot standby (RecoveryInProgress()) */
+#define NAT_STANDBY_SUGGESTION \
+	"The server is a read-only hot standby (recovery in progress), so nothing can be written here; run the write on the primary server, and use this one for reads."
+
 extern char *nat_format_va(const char *fmt, va_list args) pg_attribute_printf(1, 0);
 extern ToolError *nat_error(const char *error_type, const char *fmt,...) pg_attribute_printf(2, 3);
 pg_noreturn extern void nat_throw(ToolError *err) pg_attribute_noreturn();

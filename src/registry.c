@@ -18,6 +18,7 @@
  */
 #include "postgres.h"
 
+#include "access/xlog.h"
 #include "neon_ai_tools.h"
 #include "utils/builtins.h"
 #include "utils/json.h"
@@ -66,12 +67,14 @@ nat_tool_has_param(const ToolDef *tool, const char *name)
 }
 
 /*
- * Is the tool available to the caller right now?
+ * Is the tool available to the caller right now?  The write tools are not
+ * in read-only mode, nor on a hot standby (recovery in progress), where
+ * nothing can be written.
  */
 bool
 nat_tool_available(const ToolDef *tool)
 {
-	if (tool->writes && nat_read_only)
+	if (tool->writes && (nat_read_only || RecoveryInProgress()))
 		return false;
 	return nat_tool_enabled(tool->name);
 }

@@ -15,6 +15,7 @@
  */
 #include "postgres.h"
 
+#include "access/xlog.h"
 #include "mb/pg_wchar.h"
 #include "neon_ai_tools.h"
 #include "utils/builtins.h"
@@ -183,6 +184,9 @@ default_suggestion(ToolCall *call, const char *error_type,
 		return call->table ?
 			psprintf("Other objects depend on %s (see details.detail); change or drop them first: tools never cascade.", call->table) :
 			pstrdup("Other objects depend on this one (see details.detail); change or drop them first: tools never cascade.");
+	/* 25006 on a standby is the server's, not the call's (unless the role is read-only) */
+	if (strcmp(error_type, "read_only_violation") == 0 && RecoveryInProgress() && !nat_read_only)
+		return pstrdup(NAT_STANDBY_SUGGESTION);
 	if (strcmp(error_type, "read_only_violation") == 0)
 		return pstrdup("This call runs read-only, so nothing may be written; read the data instead, or use a write tool if one is enabled.");
 	if (strcmp(error_type, "invalid_input") == 0)
