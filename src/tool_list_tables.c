@@ -15,6 +15,7 @@
  *	 WHERE c.relkind = ANY ('{r,p,v,m,f}') AND NOT c.relispartition
  *	   AND <one schema ($n), or every schema but the system's>
  *	   [AND c.relname ILIKE $n]
+ *	   [AND neither c nor n belongs to an extension (pg_depend, deptype 'e')]
  *	   AND <the caller has a privilege on it>
  *	 ORDER BY n.nspname, c.relname LIMIT $k [OFFSET $m]
  *
@@ -24,7 +25,10 @@
  * (SELECT, INSERT, UPDATE or DELETE on the table, or on one of its
  * columns): the same test names.c applies to its suggestions.  Partitions
  * are left out to keep the list compact; their partitioned parent is
- * listed.
+ * listed.  So are, unless include_extension_objects is true, the objects
+ * of extensions: relations that are members of one, and every relation in
+ * a schema that is (an extension's internal tables and views, such as
+ * Citus's citus_tables and columnar.*, are not the agent's data).
  *
  * IDENTIFICATION
  *		  src/tool_list_tables.c
@@ -38,9 +42,12 @@
 #include "access/table.h"
 #include "access/tableam.h"
 #include "catalog/catalog.h"
+#include "catalog/dependency.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
+#include "commands/extension.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
@@ -67,6 +74,12 @@ static const ToolParam list_tables_params[] = {
 		.examples_json = "[\"order%\", \"%customer%\"]",
 		.max_length = NAT_MAX_PATTERN,
 	},
+	{
+		.name = "include_extension_objects",
+		.types = NAT_JSON_BOOLEAN,
+		.description = "Also list the tables and views that belong to installed extensions (their own objects, such as pg_stat_statements or Citus's citus_tables), and those in schemas an extension owns (such as columnar). Left out by default.",
+		.default_json = "false",
+	},
 	NAT_PARAM_LIMIT("tables"),
 	NAT_PARAM_OFFSET("Tables (the list is ordered by schema and name)"),
 	NAT_PARAM_TIMEOUT_MS,
@@ -78,7 +91,7 @@ const ToolDef nat_tool_list_tables = {
 	.description = "List the tables, views, materialized views, foreign tables and partitioned tables your database role can use, "
 	"each with its schema, name, kind, estimated_rows (the planner's estimate, null if the table was never analyzed; not an exact count), comment and rls (whether row-level security is enabled). "
 	"Use it first when you do not know the database, then call describe_table for the columns of a table. "
-	"Only objects you have a privilege on are listed; partitions are left out (use their partitioned parent). "
+	"Only objects you have a privilege on are listed; partitions are left out (use their partitioned parent), and so are the objects of installed extensions unless include_extension_objects is true. "
 	"Filter with schema and with pattern, a case-insensitive LIKE pattern on the name. "
 	"Example: {\"schema\": \"public\", \"pattern\": \"%order%\", \"limit\": 50}",
 	.operation = "list",
@@ -192,13 +205,31 @@ resolve_schema(const char *text)
 }
 
 /*
- * list_tables(schema, pattern, limit, offset, timeout_ms)
+ * Warn that a schema an extension owns lists nothing by default.
+ */
+static void
+warn_extension_schema(ToolCall *call, Oid nspid)
+{
+	Oid			extid = getExtensionOfObject(NamespaceRelationId, nspid);
+	char	   *extname = OidIsValid(extid) ? get_extension_name(extid) : NULL;
+
+	if (extname)
+		nat_add_warning(call,
+						psprintf("Schema %s belongs to extension %s, so its objects are left out; pass include_extension_objects: true to list them.",
+								 quote_identifier(get_namespace_name(nspid)),
+								 quote_identifier(extname)));
+}
+
+/*
+ * list_tables(schema, pattern, include_extension_objects, limit, offset,
+ *			   timeout_ms)
  */
 static void
 list_tables(ToolCall *call)
 {
 	char	   *schema = nat_arg_string(call, "schema");
 	char	   *pattern = nat_arg_string(call, "pattern");
+	bool		extension_objects = nat_arg_bool(call, "include_extension_objects", false);
 	int64		offset = nat_arg_int(call, "offset", 0);
 	RowCaps		caps = nat_effective_row_caps(call);
 	StringInfoData sql;
@@ -237,6 +268,8 @@ list_tables(ToolCall *call)
 		appendStringInfoString(&sql, " AND c.relnamespace OPERATOR(pg_catalog.=) ");
 		nat_deparse_param(&sql, nat_params_add(&params, OIDOID,
 											   ObjectIdGetDatum(nspid), false));
+		if (!extension_objects)
+			warn_extension_schema(call, nspid);
 	}
 	else
 		appendStringInfoString(&sql,
@@ -250,6 +283,17 @@ list_tables(ToolCall *call)
 		nat_deparse_param(&sql, nat_params_add(&params, TEXTOID,
 											   CStringGetTextDatum(pattern), false));
 	}
+
+	/* a member of an extension, or in a schema that is one */
+	if (!extension_objects)
+		appendStringInfo(&sql,
+						 " AND NOT EXISTS (SELECT FROM pg_catalog.pg_depend d"
+						 " WHERE d.classid OPERATOR(pg_catalog.=) '%u' AND d.objid OPERATOR(pg_catalog.=) c.oid"
+						 " AND d.deptype OPERATOR(pg_catalog.=) 'e')"
+						 " AND NOT EXISTS (SELECT FROM pg_catalog.pg_depend d"
+						 " WHERE d.classid OPERATOR(pg_catalog.=) '%u' AND d.objid OPERATOR(pg_catalog.=) n.oid"
+						 " AND d.deptype OPERATOR(pg_catalog.=) 'e')",
+						 RelationRelationId, NamespaceRelationId);
 
 	/* the same test as names.c uses for the names it suggests */
 	appendStringInfoString(&sql,

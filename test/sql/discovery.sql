@@ -191,6 +191,40 @@ SELECT call('list_tables', '{"schema": "disc_test", "limit": 1}') ->> 'status' A
 SELECT call('describe_table', '{"table": "orders"}') ->> 'status' AS status;
 RESET neon_ai_tools.read_only;
 
+-- objects that belong to extensions are left out unless asked: members of
+-- an extension (pg_stat_statements's views) and whatever is in a schema an
+-- extension owns (as Citus's columnar schema); a user's table beside them stays
+CREATE SCHEMA disc_ext;
+SET client_min_messages = warning;
+CREATE EXTENSION pg_stat_statements SCHEMA disc_ext;
+RESET client_min_messages;
+CREATE TABLE disc_ext.mine (id int);
+CREATE SCHEMA disc_ext_owned;
+CREATE TABLE disc_ext_owned.internal (id int);
+CREATE TABLE disc_ext_owned.stray (id int);
+ALTER EXTENSION pg_stat_statements ADD SCHEMA disc_ext_owned;
+ALTER EXTENSION pg_stat_statements ADD TABLE disc_ext_owned.internal;
+SELECT jsonb_path_query_array(call('list_tables', '{"schema": "disc_ext"}'), '$.data[*].name') AS names;
+SELECT jsonb_path_query_array(call('list_tables', '{"schema": "disc_ext", "include_extension_objects": false}'), '$.data[*].name') AS names;
+SELECT '["mine", "pg_stat_statements", "pg_stat_statements_info"]' <@
+       jsonb_path_query_array(call('list_tables', '{"schema": "disc_ext", "include_extension_objects": true}'), '$.data[*].name') AS all_listed;
+SELECT call('list_tables', '{"schema": "disc_ext_owned"}') - 'columns';
+SELECT jsonb_path_query_array(call('list_tables', '{"schema": "disc_ext_owned", "include_extension_objects": true}'), '$.data[*].name') AS names;
+SELECT call('list_tables', '{"schema": "disc_ext_owned", "include_extension_objects": true}') ? 'warning' AS warned;
+-- every schema: the same objects left out, and listed when asked
+SELECT jsonb_path_query_array(call('list_tables', '{"limit": 10000}'),
+       '$.data[*] ? (@.schema starts with "disc_ext").name') AS names;
+SELECT jsonb_path_query_array(call('list_tables', '{"limit": 10000, "include_extension_objects": true, "pattern": "%in%"}'),
+       '$.data[*] ? (@.schema starts with "disc_ext").name') AS names;
+SELECT call('list_tables', '{"include_extension_objects": "yes"}') ->> 'error' AS error;
+-- as the catalog says
+SELECT t->'parameters'->'properties'->'include_extension_objects' AS parameter
+FROM jsonb_array_elements(ai_tool_list()) t WHERE t->>'name' = 'list_tables';
+SET client_min_messages = warning;
+DROP EXTENSION pg_stat_statements CASCADE;
+DROP SCHEMA disc_ext CASCADE;
+RESET client_min_messages;
+
 -- the catalog: honest annotations, an example in each description
 SELECT t->>'name' AS name, t->'annotations' AS annotations,
        length(t->>'description') > 200 AS long_enough, (t->>'description') LIKE '%Example: {%' AS has_example,
