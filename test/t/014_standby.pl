@@ -251,6 +251,17 @@ $primary->wait_for_catchup($standby);
 		'standby: the primary\'s writes are replayed');
 }
 
-$standby->stop;
+# promoted, the standby lists and runs the write tools from the next call on
 $primary->stop;
+$standby->promote;
+$standby->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()')
+  or die 'the standby was not promoted';
+is_deeply(tool_names($standby, 'native'), \@all_tools,
+	'promoted: every tool is listed');
+{
+	my $r = call($standby, 'insert_data', '{"table": "items", "rows": {"id": 6, "name": "six"}}');
+	is($r->{affectedRows}, 1, 'promoted: insert_data writes');
+}
+
+$standby->stop;
 done_testing();
