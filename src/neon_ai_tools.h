@@ -523,6 +523,7 @@ extern const ToolDef nat_tool_explain_query;
 /* in tool_list_tables.c, tool_describe_table.c */
 extern const ToolDef nat_tool_list_tables;
 extern const ToolDef nat_tool_describe_table;
+extern void nat_append_estimated_rows(StringInfo sql);
 extern void nat_validate_columns(JsonbValue *value, const char *path);
 extern void nat_validate_order_by(JsonbValue *value, const char *path);
 

@@ -192,10 +192,9 @@ describe_sql(void)
 						   " ELSE 'foreign table' END,"
 						   " 'comment', ");
 	append_clipped(&buf, "pg_catalog.obj_description(c.oid, 'pg_class')", DESCRIBE_TEXT_CHARS);
-	appendStringInfoString(&buf,
-						   ", 'estimated_rows', CASE WHEN c.reltuples OPERATOR(pg_catalog.>=) '0'"
-						   " THEN c.reltuples::pg_catalog.int8 END,"
-						   " 'rls', c.relrowsecurity,");
+	appendStringInfoString(&buf, ", 'estimated_rows', ");
+	nat_append_estimated_rows(&buf);
+	appendStringInfoString(&buf, ", 'rls', c.relrowsecurity,");
 
 	/* columns the caller has a privilege on, in table order */
 	appendStringInfoString(&buf,

@@ -89,7 +89,7 @@ const ToolDef nat_tool_list_tables = {
 	.name = "list_tables",
 	.title = "List the tables you can use",
 	.description = "List the tables, views, materialized views, foreign tables and partitioned tables your database role can use, "
-	"each with its schema, name, kind, estimated_rows (the planner's estimate, null if the table was never analyzed; not an exact count), comment and rls (whether row-level security is enabled). "
+	"each with its schema, name, kind, estimated_rows (the planner's estimate, not an exact count; null if unknown: never analyzed, or a Citus distributed table), comment and rls (whether row-level security is enabled). "
 	"Use it first when you do not know the database, then call describe_table for the columns of a table. "
 	"Only objects you have a privilege on are listed; partitions are left out (use their partitioned parent), and so are the objects of installed extensions unless include_extension_objects is true. "
 	"Filter with schema and with pattern, a case-insensitive LIKE pattern on the name. "
@@ -112,6 +112,25 @@ const ToolDef nat_tool_list_tables = {
 	" WHEN c.relkind OPERATOR(pg_catalog.=) 'v' THEN 'view'" \
 	" WHEN c.relkind OPERATOR(pg_catalog.=) 'm' THEN 'materialized view'" \
 	" ELSE 'foreign table' END"
+
+/*
+ * The estimated_rows expression of the relation c (list_tables and
+ * describe_table): the planner's estimate, reltuples, or null when there
+ * is none: never analyzed (-1), or a table whose rows Citus keeps in
+ * shards (one its pg_dist_partition lists), whose local table stays empty
+ * whatever it holds.  The Citus test is generated only where that catalog
+ * exists.
+ */
+void
+nat_append_estimated_rows(StringInfo sql)
+{
+	appendStringInfoString(sql, "CASE WHEN c.reltuples OPERATOR(pg_catalog.>=) '0'");
+	if (OidIsValid(get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE)))
+		appendStringInfoString(sql,
+							   " AND NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p"
+							   " WHERE p.logicalrelid::pg_catalog.oid OPERATOR(pg_catalog.=) c.oid)");
+	appendStringInfoString(sql, " THEN c.reltuples::pg_catalog.int8 END");
+}
 
 /*
  * Is nspid a schema whose tables an agent may be shown by default?  Not
@@ -241,9 +260,10 @@ list_tables(ToolCall *call)
 	appendStringInfoString(&sql,
 						   "SELECT n.nspname::pg_catalog.text AS schema,"
 						   " c.relname::pg_catalog.text AS name, "
-						   KIND_CASE " AS kind,"
-						   " CASE WHEN c.reltuples OPERATOR(pg_catalog.>=) '0'"
-						   " THEN c.reltuples::pg_catalog.int8 END AS estimated_rows,"
+						   KIND_CASE " AS kind, ");
+	nat_append_estimated_rows(&sql);
+	appendStringInfoString(&sql,
+						   " AS estimated_rows,"
 						   " pg_catalog.left(pg_catalog.obj_description(c.oid, 'pg_class'), 1000)"
 						   " OPERATOR(pg_catalog.||) CASE WHEN pg_catalog.length(pg_catalog.obj_description(c.oid, 'pg_class'))"
 						   " OPERATOR(pg_catalog.>) 1000 THEN ");

@@ -225,6 +225,33 @@ DROP EXTENSION pg_stat_statements CASCADE;
 DROP SCHEMA disc_ext CASCADE;
 RESET client_min_messages;
 
+-- estimated_rows: null before ANALYZE, then the planner's estimate (0 for an
+-- empty table), and null for a table whose rows Citus keeps in shards (its
+-- local table is empty whatever it holds).  A table of the same name and
+-- column stands in for Citus's catalog, pg_catalog.pg_dist_partition.
+CREATE SCHEMA disc_est;
+CREATE TABLE disc_est.est_empty (id int);
+CREATE TABLE disc_est.est_dist (id int);
+CREATE TABLE disc_est.est_full (id int);
+INSERT INTO disc_est.est_full SELECT generate_series(1, 100);
+SELECT jsonb_path_query_array(call('list_tables', '{"schema": "disc_est"}'), '$.data[*].estimated_rows') AS estimates;
+ANALYZE disc_est.est_empty, disc_est.est_dist, disc_est.est_full;
+SELECT jsonb_path_query_array(call('list_tables', '{"schema": "disc_est"}'), '$.data[*].estimated_rows') AS estimates;
+SET allow_system_table_mods = on;
+CREATE TABLE pg_catalog.pg_dist_partition (logicalrelid regclass NOT NULL);
+RESET allow_system_table_mods;
+GRANT SELECT ON pg_catalog.pg_dist_partition TO PUBLIC;
+INSERT INTO pg_catalog.pg_dist_partition VALUES ('disc_est.est_dist');
+SELECT r->>'name' AS name, r->'estimated_rows' AS estimated_rows,
+       call('describe_table', jsonb_build_object('table', 'disc_est.' || (r->>'name'))) -> 'data' -> 0 -> 'estimated_rows' AS described
+FROM jsonb_array_elements(call('list_tables', '{"schema": "disc_est"}') -> 'data') r;
+DROP TABLE pg_catalog.pg_dist_partition;
+SELECT jsonb_path_query_array(call('list_tables', '{"schema": "disc_est"}'), '$.data[*].estimated_rows') AS estimates;
+SELECT call('describe_table', '{"table": "disc_est.est_dist"}') -> 'data' -> 0 -> 'estimated_rows' AS described;
+SET client_min_messages = warning;
+DROP SCHEMA disc_est CASCADE;
+RESET client_min_messages;
+
 -- the catalog: honest annotations, an example in each description
 SELECT t->>'name' AS name, t->'annotations' AS annotations,
        length(t->>'description') > 200 AS long_enough, (t->>'description') LIKE '%Example: {%' AS has_example,
