@@ -2223,6 +2223,8 @@ nat_error_info(const char *message, int64 unread, const char *code,
 	unread += strlen(message) - strlen(start);
 	if (unread > 0)
 		masked = psprintf("%s... (" INT64_FORMAT " more bytes)", masked, unread);
+	if (masked[0] == '\0')
+		masked = "(no message)";	/* "error" is never empty */
 
 	nat_jsonb_push(&state, WJB_BEGIN_OBJECT, NULL);
 	nat_push_bool(&state, "success", false);

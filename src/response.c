@@ -50,7 +50,8 @@ nat_response_begin(ToolCall *call)
 static void
 push_call_keys(NatJsonb *state, ToolCall *call)
 {
-	nat_push_string(state, "tool", call->tool_name);
+	/* the schema wants a name: an empty one is answered as the function's */
+	nat_push_string(state, "tool", call->tool_name[0] != '\0' ? call->tool_name : "ai_tool_call");
 	if (call->operation)
 		nat_push_string(state, "operation", call->operation);
 	if (call->table)
@@ -244,6 +245,15 @@ clip_text(const char *text)
 }
 
 /*
+ * s, or NULL when it is empty.
+ */
+static char *
+nonempty(char *s)
+{
+	return s && s[0] != '\0' ? s : NULL;
+}
+
+/*
  * Build the error answer from a PostgreSQL error (edata) or, when err is
  * set, from a failure the extension found itself.
  */
@@ -274,11 +284,15 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 	if (edata)
 	{
 		clipped = *edata;
-		clipped.schema_name = nat_clip(edata->schema_name);
-		clipped.table_name = nat_clip(edata->table_name);
-		clipped.column_name = nat_clip(edata->column_name);
-		clipped.datatype_name = nat_clip(edata->datatype_name);
-		clipped.constraint_name = nat_clip(edata->constraint_name);
+		clipped.schema_name = nonempty(nat_clip(edata->schema_name));
+		clipped.table_name = nonempty(nat_clip(edata->table_name));
+		clipped.column_name = nonempty(nat_clip(edata->column_name));
+		clipped.datatype_name = nonempty(nat_clip(edata->datatype_name));
+		clipped.constraint_name = nonempty(nat_clip(edata->constraint_name));
+		/* RAISE ... USING MESSAGE = '' and the like: keys are never empty */
+		clipped.message = nonempty(edata->message);
+		clipped.detail = nonempty(edata->detail);
+		clipped.hint = nonempty(edata->hint);
 		edata = &clipped;
 	}
 
@@ -299,7 +313,8 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 	{
 		/* a message may echo a connection string (dblink, postgres_fdw) */
 		message = edata->message ?
-			nat_clip_quoted(nat_mask_secrets(clip_text(edata->message))) : "unknown error";
+			nat_clip_quoted(nat_mask_secrets(clip_text(edata->message))) :
+			psprintf("error %s, with no message", unpack_sql_state(edata->sqlerrcode));
 		/* never a hint naming a column the role may not read */
 		hint = nat_hint_is_shareable(edata->hint,
 									 call->query_source ? call->query_source : call->query) ?
