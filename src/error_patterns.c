@@ -35,9 +35,9 @@
  * only names, so suggestions never echo data.  The regular expressions are
  * compiled once per backend, on first use.
  *
- * response.c uses nat_classify_error_text() for PostgreSQL errors whose
- * SQLSTATE says nothing (unknown_error): errors relayed from other
- * databases by foreign data wrappers, RAISE in functions, and the like.
+ * The same layer serves every tool error: error_enrich.c merges what the
+ * patterns find with what PostgreSQL's ErrorData names (nat_enrich_error),
+ * for the tools and for ai_error_info() alike.
  *
  * IDENTIFICATION
  *		  src/error_patterns.c
@@ -121,7 +121,9 @@ typedef enum Advice
 	ADV_TOO_LONG,
 	ADV_BAD_VALUE,
 	ADV_OUT_OF_RANGE,
-	ADV_DIVISION
+	ADV_DIVISION,
+	ADV_DIST_UPDATE,			/* Citus: an UPDATE changes the distribution column */
+	ADV_DIST_NULL				/* Citus: no value for the distribution column */
 } Advice;
 
 /*
@@ -152,6 +154,11 @@ typedef struct ErrorPattern
 	Advice		advice;
 	const char *roles;
 	const char *regex;
+	/*
+	 * SQLSTATEs this pattern refines: with one of them, the pattern's
+	 * category wins over the code's (a specific code otherwise wins).
+	 */
+	const char *refines;
 } ErrorPattern;
 
 /* one quoted name part: "x", 'x' or `x` */
@@ -212,6 +219,20 @@ static const ErrorPattern patterns[] = {
 	"integrity constraint (?:\\(([^)]*)\\) )?violated - parent key not found"},
 	{D_ORACLE, "dependent_objects", NULL, ADV_FK_DROP, "a",
 	"unique/primary keys in table (?:\\(([^)]*)\\) )?referenced by (?:enabled )?foreign keys"},
+
+	/*
+	 * ---- Citus: the distribution column ("partition column" in its
+	 * messages) ----  An UPDATE of it is 0A000 and a missing value 22004,
+	 * which alone would say unknown_error and invalid_input.
+	 */
+	{D_PG, CV, "check_constraint", ADV_DIST_UPDATE, "",
+	"modifying the partition value of rows is not allowed", "0A000"},
+	{D_PG, CV, "not_null_constraint", ADV_DIST_NULL, "",
+	"cannot perform an insert with null in the partition column", "22004"},
+	{D_PG, CV, "not_null_constraint", ADV_DIST_NULL, "",
+	"cannot perform an insert without a partition column value", "22004"},
+	{D_PG, CV, "not_null_constraint", ADV_DIST_NULL, "a",
+	"the partition column of table " UN " (?:cannot be null|should have a value)", "22004"},
 
 	/* ---- unique, not-null and check constraints ---- */
 	{D_PG, CV, "unique_constraint", ADV_UNIQUE, "c",
@@ -655,7 +676,8 @@ typedef struct Analysis
 	bool		known;			/* cat is not unknown_error */
 	Dialect		dialect;
 	Found		found;
-	char	   *suggestion;
+	char	   *suggestion;		/* specific advice, or NULL */
+	char	   *generic;		/* the category's advice, or NULL */
 	List	   *actions;
 	List	   *affected;
 	List	   *dependencies;
@@ -1970,6 +1992,19 @@ advise(Advice advice, Dialect dialect, Found *f, char **suggestion,
 		case ADV_DIVISION:
 			s = pstrdup("The statement divides by zero. Guard the divisor, e.g. NULLIF(divisor, 0).");
 			break;
+
+		case ADV_DIST_UPDATE:
+			s = pstrdup("Citus does not allow an UPDATE to change the distribution column of a distributed table. Leave that column out of the update, or delete the row and insert it again with the new value in one transaction.");
+			*actions = lappend(*actions, pstrdup("Leave the distribution column out of the columns being updated."));
+			*actions = lappend(*actions, pstrdup("Find the table's distribution column in the citus_tables view (column distribution_column)."));
+			break;
+
+		case ADV_DIST_NULL:
+			s = psprintf("The distribution column of Citus distributed table%s must have a value in every row: it decides the shard the row goes to. Supply a non-null value for it.",
+						 a ? psprintf(" %s", qn(a)) : "s");
+			*actions = lappend(*actions, pstrdup("Give the distribution column a non-null value in every row."));
+			*actions = lappend(*actions, pstrdup("Find the table's distribution column in the citus_tables view (column distribution_column)."));
+			break;
 	}
 	*suggestion = s;
 }
@@ -2013,10 +2048,12 @@ collect(Analysis *an)
 
 /*
  * Classify the text (secrets already masked) with its code, if any.
+ * given_type is a category already decided (the extension's own errors):
+ * it counts as a specific code.
  */
 static void
 analyze(const char *text, ParsedCode *pc, bool find_code_in_text,
-		Analysis *an)
+		const char *given_type, Analysis *an)
 {
 	SearchText st;
 	ErrorCategory code_cat;
@@ -2030,7 +2067,13 @@ analyze(const char *text, ParsedCode *pc, bool find_code_in_text,
 	prepare_text(text, &st);
 	if (find_code_in_text)
 		find_code(&st, pc);
-	code_known = code_category(pc, &code_cat, &strong, &code_dialect);
+	if (given_type != NULL)
+	{
+		code_cat = nat_category_of(given_type);
+		code_known = strong = true;
+	}
+	else
+		code_known = code_category(pc, &code_cat, &strong, &code_dialect);
 
 	for (i = 0; i < lengthof(patterns); i++)
 	{
@@ -2052,6 +2095,9 @@ analyze(const char *text, ParsedCode *pc, bool find_code_in_text,
 			an->cat = pat_cat;
 		else if (strcmp(code_cat.error_type, pat_cat.error_type) == 0)
 			an->cat = code_cat;
+		else if (pat->refines && given_type == NULL && pc->sqlstate &&
+				 strstr(pat->refines, pc->sqlstate) != NULL)
+			an->cat = pat_cat;	/* the pattern knows this code better */
 		else
 		{
 			/* a specific code says otherwise: the pattern does not apply */
@@ -2097,16 +2143,9 @@ analyze(const char *text, ParsedCode *pc, bool find_code_in_text,
 	/* PostgreSQL's "Perhaps you meant ..." is the best suggestion there is */
 	if (an->hint && strncmp(an->hint, "Perhaps you meant", 17) == 0)
 		an->suggestion = an->hint;
-	if (an->suggestion == NULL)
-		an->suggestion = generic_suggestion(an->cat, pat == NULL && !strong);
+	an->generic = generic_suggestion(an->cat, pat == NULL && !strong);
 }
 
-/*
- * The message-pattern layer for PostgreSQL's own errors whose SQLSTATE
- * says nothing (response.c): classify the message text.  Returns false,
- * leaving *info untouched, when no pattern knows the text.  Everything
- * returned is allocated in the current memory context.
- */
 /*
  * The start of a text cut short (unread bytes were left out), without a
  * URI cut in its last word: masking finds a URI's password by the "@"
@@ -2127,33 +2166,47 @@ whole_words(const char *text, int64 unread)
 	return pnstrdup(text, len);
 }
 
-bool
-nat_classify_error_text(const char *message, ErrorTextInfo *info)
+/*
+ * The message-pattern layer, for nat_enrich_error() (error_enrich.c):
+ * classify message (of which unread more bytes were left out) with code
+ * (a SQLSTATE, a MySQL or Oracle-mode code, ...; NULL: look for one in the
+ * text) or, instead of a code, a category the caller already decided
+ * (given_type).  Secrets are masked before anything reads the text, and
+ * only its start is read.  Everything returned is allocated in the
+ * current memory context; *info is always filled in (known false and
+ * unknown_error when nothing is recognized).
+ */
+void
+nat_analyze_error_text(const char *message, int64 unread, const char *code,
+					   const char *given_type, ErrorTextInfo *info)
 {
 	ParsedCode	pc;
 	Analysis	an;
-	size_t		len;
+	size_t		len = message ? strnlen(message, MaxAllocSize) : 0;
 	int			keep;
 
-	if (message == NULL)
-		return false;
+	memset(&pc, 0, sizeof(pc));
+	memset(info, 0, sizeof(ErrorTextInfo));
+	if (code != NULL)
+		parse_code(nat_mask_secrets(code), &pc);
 	/* only the start is searched: mask no more than that */
-	len = strnlen(message, MaxAllocSize);
 	keep = len > MAX_ANALYZED_BYTES ?
 		pg_mbcliplen(message, len, MAX_ANALYZED_BYTES) : (int) len;
-	memset(&pc, 0, sizeof(pc));
-	analyze(nat_mask_secrets(whole_words(pnstrdup(message, keep), len - keep)),
-			&pc, false, &an);
-	if (!an.known)
-		return false;
+	analyze(nat_mask_secrets(whole_words(message ? pnstrdup(message, keep) : "",
+										 unread + len - keep)),
+			&pc, pc.error_code == NULL && given_type == NULL, given_type, &an);
 	info->category = an.cat;
+	info->known = an.known;
+	info->error_code = pc.error_code ? pc.error_code : pc.sqlstate;
+	info->sqlstate = pc.sqlstate;
 	info->suggestion = an.suggestion;
+	info->generic_suggestion = an.generic;
 	info->suggested_actions = an.actions;
 	info->affected_resources = an.affected;
 	info->dependencies = an.dependencies;
 	info->constraint = an.constraint;
 	info->column = an.column;
-	return true;
+	info->hint = an.hint;
 }
 
 /*
@@ -2163,7 +2216,8 @@ nat_classify_error_text(const char *message, ErrorTextInfo *info)
  * nothing is recognized, only success, status, tool, error, errorType
  * and error_type are there (with error_code and sqlState if a code was
  * given).  message is the start of the text, unread the bytes left out
- * (code likewise): the answer says how much was not read.
+ * (code likewise): the answer says how much was not read.  The fields come
+ * from nat_enrich_error(), as a tool's error answer does.
  */
 Jsonb *
 nat_error_info(const char *message, int64 unread, const char *code,
@@ -2172,54 +2226,58 @@ nat_error_info(const char *message, int64 unread, const char *code,
 	NatJsonb	state = {0};
 	char	   *start = whole_words(message, unread);
 	char	   *masked = nat_mask_secrets(start);
-	ParsedCode	pc;
-	Analysis	an;
+	ErrorFacts	facts = {0};
+	ErrorEnrichment en;
 
-	memset(&pc, 0, sizeof(pc));
 	if (code != NULL && code_unread > 0)
 		code = psprintf("%s%s", whole_words(code, code_unread),
 						GetDatabaseEncoding() == PG_UTF8 ? "\xe2\x80\xa6" : "...");
-	if (code != NULL)
-		parse_code(nat_mask_secrets(code), &pc);
-	analyze(masked, &pc, pc.error_code == NULL, &an);
+	facts.message = message;
+	facts.unread = unread;
+	facts.code = code;
+	nat_enrich_error(&facts, &en);
 	/* the error as it was read, and how much was not */
 	unread += strlen(message) - strlen(start);
 	if (unread > 0)
 		masked = psprintf("%s... (" INT64_FORMAT " more bytes)", masked, unread);
+	if (masked[0] == '\0')
+		masked = "(no message)";	/* "error" is never empty */
 
 	nat_jsonb_push(&state, WJB_BEGIN_OBJECT, NULL);
 	nat_push_bool(&state, "success", false);
 	nat_push_string(&state, "status", "error");
 	nat_push_string(&state, "tool", "ai_error_info");
 	nat_push_string(&state, "error", masked);
-	nat_push_string(&state, "errorType", an.cat.error_type);
-	nat_push_string(&state, "error_type", an.cat.portable_type);
-	if (pc.error_code || pc.sqlstate)
-		nat_push_string(&state, "error_code",
-						pc.error_code ? pc.error_code : pc.sqlstate);
-	if (pc.sqlstate)
-		nat_push_string(&state, "sqlState", pc.sqlstate);
-	if (an.known)
+	nat_push_string(&state, "errorType", en.category.error_type);
+	nat_push_string(&state, "error_type", en.category.portable_type);
+	if (en.error_code)
+		nat_push_string(&state, "error_code", en.error_code);
+	if (en.sqlstate)
+		nat_push_string(&state, "sqlState", en.sqlstate);
+	if (en.known)
 	{
-		nat_push_bool(&state, "retryable", an.cat.retryable);
-		if (an.suggestion)
-			nat_push_string(&state, "suggestion", an.suggestion);
-		if (an.actions != NIL)
-			nat_push_string_array(&state, "suggested_actions", an.actions);
-		if (an.affected != NIL)
-			nat_push_string_array(&state, "affected_resources", an.affected);
-		if (an.dependencies != NIL)
-			nat_push_string_array(&state, "dependencies", an.dependencies);
-		if (an.constraint || an.column || an.hint)
+		char	   *suggestion = en.suggestion ? en.suggestion :
+			en.pattern_suggestion ? en.pattern_suggestion : en.generic_suggestion;
+
+		nat_push_bool(&state, "retryable", en.category.retryable);
+		if (suggestion)
+			nat_push_string(&state, "suggestion", suggestion);
+		if (en.suggested_actions != NIL)
+			nat_push_string_array(&state, "suggested_actions", en.suggested_actions);
+		if (en.affected_resources != NIL)
+			nat_push_string_array(&state, "affected_resources", en.affected_resources);
+		if (en.dependencies != NIL)
+			nat_push_string_array(&state, "dependencies", en.dependencies);
+		if (en.constraint || en.column || en.hint)
 		{
 			nat_push_key(&state, "details");
 			nat_jsonb_push(&state, WJB_BEGIN_OBJECT, NULL);
-			if (an.hint)
-				nat_push_string(&state, "hint", an.hint);
-			if (an.constraint)
-				nat_push_string(&state, "constraint", an.constraint);
-			if (an.column)
-				nat_push_string(&state, "column", an.column);
+			if (en.hint)
+				nat_push_string(&state, "hint", en.hint);
+			if (en.constraint)
+				nat_push_string(&state, "constraint", en.constraint);
+			if (en.column)
+				nat_push_string(&state, "column", en.column);
 			nat_jsonb_push(&state, WJB_END_OBJECT, NULL);
 		}
 	}

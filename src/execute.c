@@ -201,7 +201,9 @@ find_available_tool(const char *name)
 	{
 		const char *close = nat_closest_tool_name(name);
 
-		err = nat_error("unknown_tool", "tool \"%s\" does not exist", nat_clip(name));
+		err = name[0] == '\0' ?
+			nat_error("unknown_tool", "no tool name was given") :
+			nat_error("unknown_tool", "tool \"%s\" does not exist", nat_clip(name));
 		err->suggestion = close ?
 			psprintf("Did you mean \"%s\"?", close) :
 			psprintf("Use one of the tools listed by ai_tool_list(): %s.",

@@ -285,6 +285,21 @@ closest_tables(const char *schema, const char *relname)
 }
 
 /*
+ * The closest table names the caller may use to a name an error reported
+ * ("t" or "s.t"), best first (at most three); error_enrich.c's
+ * did-you-mean.
+ */
+List *
+nat_closest_tables(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	if (dot == NULL)
+		return closest_tables(NULL, name);
+	return closest_tables(pnstrdup(name, dot - name), dot + 1);
+}
+
+/*
  * Advice on finding the tables, naming list_tables only if the caller has it.
  */
 static char *

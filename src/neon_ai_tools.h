@@ -16,7 +16,8 @@
  *														  filter_sql.c, values.c)
  *			  run it, rendering rows under the caps      (execute.c, row_sink.c,
  *														  jsonb_out.c)
- *	   -> the response envelope, success or error        (response.c, errors.c)
+ *	   -> the response envelope, success or error        (response.c, errors.c,
+ *														  error_enrich.c)
  *
  * IDENTIFICATION
  *		  src/neon_ai_tools.h
@@ -255,28 +256,76 @@ extern ErrorCategory nat_category_of(const char *error_type);
 /* ---- in error_patterns.c: error text from any database (ai_error_info) ---- */
 
 /*
- * What the message patterns make of an error text: the category and the
- * names they found.  Lists are of char *; fields that do not apply are
- * NULL or NIL.
+ * What the message patterns make of an error text: the category, the code
+ * and the names they found.  Lists are of char *; fields that do not apply
+ * are NULL or NIL.
  */
 typedef struct ErrorTextInfo
 {
 	ErrorCategory category;
-	char	   *suggestion;
+	bool		known;			/* false: unknown_error, nothing recognized */
+	char	   *error_code;		/* the code as given or found, or NULL */
+	char	   *sqlstate;		/* the SQLSTATE given, found or implied */
+	char	   *suggestion;		/* advice specific to what was found */
+	char	   *generic_suggestion; /* the category's advice */
 	List	   *suggested_actions;
 	List	   *affected_resources;
 	List	   *dependencies;
 	char	   *constraint;
 	char	   *column;
+	char	   *hint;			/* a HINT line of the text */
 } ErrorTextInfo;
 
 /* bytes of an error text that are read (ai_error_info, message patterns) */
 #define NAT_ERROR_TEXT_READ		16384
 
-extern bool nat_classify_error_text(const char *message, ErrorTextInfo *info);
+extern void nat_analyze_error_text(const char *message, int64 unread,
+								   const char *code, const char *given_type,
+								   ErrorTextInfo *info);
 extern Jsonb *nat_error_info(const char *message, int64 unread,
 							 const char *code, int64 code_unread);
 extern char *nat_mask_secrets(const char *text);
+
+/* ---- in error_enrich.c: the seed fields of every error answer ---- */
+
+/*
+ * What is known about an error: its text and code, and for a live call
+ * PostgreSQL's ErrorData (object names already clipped) or the
+ * extension's own error (its category and fields).
+ */
+typedef struct ErrorFacts
+{
+	const char *message;		/* NULL: the text says nothing (our timeout) */
+	int64		unread;			/* bytes of message left out */
+	const char *code;			/* SQLSTATE or other code; NULL: find one */
+	ToolError  *err;			/* the extension's own error, or NULL */
+	ErrorData  *edata;			/* PostgreSQL's own error, or NULL */
+	const char *hint;			/* edata's hint, if it may be shown */
+	struct ToolCall *call;		/* the live call; NULL for ai_error_info */
+} ErrorFacts;
+
+/*
+ * The seed fields: three suggestions by strength (the caller picks the
+ * first it has, a live call may put its own advice between them).
+ */
+typedef struct ErrorEnrichment
+{
+	ErrorCategory category;
+	bool		known;			/* false: nothing recognized */
+	char	   *error_code;
+	char	   *sqlstate;
+	char	   *suggestion;		/* from the error's fields or the catalog */
+	char	   *pattern_suggestion; /* from the message pattern */
+	char	   *generic_suggestion; /* the category's */
+	List	   *suggested_actions;
+	List	   *affected_resources;
+	List	   *dependencies;
+	char	   *constraint;
+	char	   *column;
+	char	   *hint;
+} ErrorEnrichment;
+
+extern void nat_enrich_error(const ErrorFacts *facts, ErrorEnrichment *en);
 
 /* ---- in call_timer.c: the private per-call timeout ---- */
 
@@ -324,6 +373,7 @@ extern char *nat_read_identifier(const char **p, bool *quoted);
 extern void nat_check_identifier(const char *name, int len, const char *path);
 extern char *nat_relation_display_name(Oid relid);
 extern bool nat_relation_visible_to_caller(Oid relid, Oid nspid);
+extern List *nat_closest_tables(const char *name);
 pg_noreturn extern void nat_throw_no_privilege(Oid relid, const char *path) pg_attribute_noreturn();
 extern bool nat_hint_is_shareable(const char *hint, const char *sql);
 extern Oid	nat_resolve_call_table(struct ToolCall *call);

@@ -51,7 +51,8 @@ nat_response_begin(ToolCall *call)
 static void
 push_call_keys(NatJsonb *state, ToolCall *call)
 {
-	nat_push_string(state, "tool", call->tool_name);
+	/* the schema wants a name: an empty one is answered as the function's */
+	nat_push_string(state, "tool", call->tool_name[0] != '\0' ? call->tool_name : "ai_tool_call");
 	if (call->operation)
 		nat_push_string(state, "operation", call->operation);
 	if (call->table)
@@ -205,6 +206,24 @@ default_suggestion(ToolCall *call, const char *error_type,
 }
 
 /*
+ * Does the call know better advice than the message pattern: its own
+ * timeout, the lock timeout, its read-only mode, the table and operation
+ * it was called for (and the tools that describe that table)?
+ */
+static bool
+call_advice_first(ToolCall *call, const char *error_type, int sqlerrcode)
+{
+	if (sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE || call->timed_out)
+		return true;
+	if (strcmp(error_type, "read_only_violation") == 0)
+		return true;
+	return call->table != NULL &&
+		(strcmp(error_type, "permission_denied") == 0 ||
+		 strcmp(error_type, "dependent_objects") == 0 ||
+		 strcmp(error_type, "invalid_column") == 0);
+}
+
+/*
  * Texts copied from an error into an answer are cut at this many bytes: a
  * message can be as long as the value it quotes, and an answer too big for
  * jsonb would fail while the error is being answered.
@@ -230,6 +249,15 @@ clip_text(const char *text)
 }
 
 /*
+ * s, or NULL when it is empty.
+ */
+static char *
+nonempty(char *s)
+{
+	return s && s[0] != '\0' ? s : NULL;
+}
+
+/*
  * Build the error answer from a PostgreSQL error (edata) or, when err is
  * set, from a failure the extension found itself.
  */
@@ -239,10 +267,12 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 	NatJsonb	state = {0};
 	ErrorCategory cat;
 	const char *message;
-	char	   *suggestion = NULL;
-	List	   *actions = NIL;
-	List	   *affected = NIL;
-	List	   *dependencies = NIL;
+	char	   *suggestion;
+	List	   *actions;
+	List	   *affected;
+	List	   *dependencies;
+	ErrorFacts	facts = {0};
+	ErrorEnrichment en;
 	const char *hint = NULL;
 	const char *column = NULL;
 	const char *path = NULL;
@@ -258,22 +288,26 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 	if (edata)
 	{
 		clipped = *edata;
-		clipped.schema_name = nat_clip(edata->schema_name);
-		clipped.table_name = nat_clip(edata->table_name);
-		clipped.column_name = nat_clip(edata->column_name);
-		clipped.datatype_name = nat_clip(edata->datatype_name);
-		clipped.constraint_name = nat_clip(edata->constraint_name);
+		clipped.schema_name = nonempty(nat_clip(edata->schema_name));
+		clipped.table_name = nonempty(nat_clip(edata->table_name));
+		clipped.column_name = nonempty(nat_clip(edata->column_name));
+		clipped.datatype_name = nonempty(nat_clip(edata->datatype_name));
+		clipped.constraint_name = nonempty(nat_clip(edata->constraint_name));
+		/* RAISE ... USING MESSAGE = '' and the like: keys are never empty */
+		clipped.message = nonempty(edata->message);
+		clipped.detail = nonempty(edata->detail);
+		clipped.hint = nonempty(edata->hint);
 		edata = &clipped;
 	}
 
+	facts.call = call;
 	if (err)
 	{
-		cat = nat_category_of(err->error_type);
+		facts.err = err;
+		facts.message = err->message;
+		if (err->sqlerrcode != 0)
+			facts.code = unpack_sql_state(err->sqlerrcode);
 		message = err->message;
-		suggestion = err->suggestion;
-		actions = err->suggested_actions;
-		affected = err->affected_resources;
-		dependencies = err->dependencies;
 		hint = err->hint;
 		column = err->column;
 		path = err->path;
@@ -281,75 +315,62 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 	}
 	else
 	{
-		cat = nat_classify_sqlstate(edata->sqlerrcode);
-		/*
-		 * A cancel that reaches an answer without our timer was raised by
-		 * the agent's own code (execute.c re-throws real cancels): it is
-		 * the statement's error, not a timeout.
-		 */
-		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED && !call->timed_out)
-			cat = nat_category_of("unknown_error");
 		/* a message may echo a connection string (dblink, postgres_fdw) */
 		message = edata->message ?
-			nat_clip_quoted(nat_mask_secrets(clip_text(edata->message))) : "unknown error";
+			nat_clip_quoted(nat_mask_secrets(clip_text(edata->message))) :
+			psprintf("error %s, with no message", unpack_sql_state(edata->sqlerrcode));
 		/* never a hint naming a column the role may not read */
 		hint = nat_hint_is_shareable(edata->hint,
 									 call->query_source ? call->query_source : call->query) ?
 			clip_text(edata->hint) : NULL;
 		column = edata->column_name;
+		facts.edata = edata;
+		facts.hint = hint;
+		/*
+		 * The patterns read the message as answered (secrets masked, quoted
+		 * parts clipped), so what they name is what "error" shows; our
+		 * timer's cancel says nothing more than its category.
+		 */
+		facts.message = call->timed_out || edata->message == NULL ? NULL : message;
+		/*
+		 * A cancel that reaches an answer without our timer was raised by
+		 * the agent's own code (execute.c re-throws real cancels): it is
+		 * the statement's error, not a timeout, unless its text says more.
+		 */
+		if (edata->sqlerrcode != ERRCODE_QUERY_CANCELED || call->timed_out)
+			facts.code = unpack_sql_state(edata->sqlerrcode);
 		if (call->timed_out)
 			message = psprintf("the tool call exceeded its time limit of %d ms",
 							   call->timeout_ms);
-		if (edata->table_name)
-			affected = lappend(affected,
-							   edata->schema_name ?
-							   psprintf("%s.%s", edata->schema_name, edata->table_name) :
-							   pstrdup(edata->table_name));
-		else if (call->table &&
-				 (edata->sqlerrcode == ERRCODE_INSUFFICIENT_PRIVILEGE ||
-				  edata->sqlerrcode == ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST))
-			affected = lappend(affected, call->table);	/* these name none */
-		if (edata->column_name)
-			affected = lappend(affected, pstrdup(edata->column_name));
-		if (edata->constraint_name)
-			affected = lappend(affected, pstrdup(edata->constraint_name));
-		if (edata->datatype_name)
-			affected = lappend(affected, pstrdup(edata->datatype_name));
-		if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) == ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION)
-			nat_explain_constraint_error(edata, call, &affected, &dependencies,
-										 &suggestion, &actions);
 		/* positions are meaningful in the agent's own SQL only */
 		if (call->query_source)
 			position = edata->cursorpos > 0 ? edata->cursorpos : edata->internalpos;
-		/* core's "Perhaps you meant ..." hint is the best suggestion */
-		if (hint && strncmp(hint, "Perhaps you meant", 17) == 0)
-			suggestion = pstrdup(hint);
 	}
 
 	/*
-	 * The message-pattern layer (error_patterns.c): when the SQLSTATE says
-	 * nothing (unknown_error: RAISE in a function, an error relayed from
-	 * another database by a foreign data wrapper), the message text picks
-	 * the category and names the objects, as ai_error_info() does.
+	 * The seed fields, by the path ai_error_info() takes too
+	 * (error_enrich.c).  Advice: what the error itself gave, then what the
+	 * call knows better (its timeout, table, read-only mode), then the
+	 * message pattern's, then the category's.
 	 */
-	if (!err && strcmp(cat.error_type, "unknown_error") == 0 && !call->timed_out)
-	{
-		ErrorTextInfo info;
-
-		if (nat_classify_error_text(edata->message, &info))
-		{
-			cat = info.category;
-			affected = list_concat(affected, info.affected_resources);
-			dependencies = list_concat(dependencies, info.dependencies);
-			actions = list_concat(actions, info.suggested_actions);
-			if (suggestion == NULL)
-				suggestion = info.suggestion;
-		}
-	}
+	nat_enrich_error(&facts, &en);
+	cat = en.category;
+	suggestion = en.suggestion;
+	if (suggestion == NULL && call_advice_first(call, cat.error_type, sqlerrcode))
+		suggestion = default_suggestion(call, cat.error_type,
+										err ? NULL : edata->message,
+										err ? 0 : edata->sqlerrcode);
+	if (suggestion == NULL)
+		suggestion = en.pattern_suggestion;
 	if (suggestion == NULL)
 		suggestion = default_suggestion(call, cat.error_type,
 										err ? NULL : edata->message,
 										err ? 0 : edata->sqlerrcode);
+	if (suggestion == NULL)
+		suggestion = en.generic_suggestion;
+	actions = en.suggested_actions;
+	affected = en.affected_resources;
+	dependencies = en.dependencies;
 
 	nat_jsonb_push(&state, WJB_BEGIN_OBJECT, NULL);
 	nat_push_bool(&state, "success", false);

@@ -227,6 +227,7 @@ SELECT 'success/describe_table view', ai_tool_call('describe_table', '{"table": 
 SELECT 'invalid_table/select_query misspelt table', ai_tool_call('select_query', '{"table": "custmers"}');
 SELECT 'invalid_table/execute_sql 42P01', ai_tool_call('execute_sql', '{"sql": "SELECT * FROM env.no_such_table"}');
 SELECT 'invalid_table/select_query unknown schema', ai_tool_call('select_query', '{"table": "nowhere.orders"}');
+SELECT 'invalid_table/execute_sql misspelt table with did-you-mean', ai_tool_call('execute_sql', '{"sql": "SELECT * FROM custmers"}');
 
 -- invalid_column
 SELECT 'invalid_column/select_query misspelt column', ai_tool_call('select_query',
@@ -373,6 +374,7 @@ SELECT 'invalid_parameters/execute_sql refused statement', ai_tool_call('execute
 -- unknown_tool
 SELECT 'unknown_tool/misspelt tool', ai_tool_call('selct_query', '{}');
 SELECT 'unknown_tool/nothing close', ai_tool_call('launch_rockets', '{}');
+SELECT 'unknown_tool/empty tool name', ai_tool_call('', '{}');
 
 -- confirmation_required
 SELECT 'confirmation_required/delete without where', ai_tool_call('delete_data', '{"table": "orders"}');
@@ -401,6 +403,13 @@ RESET neon_ai_tools.read_only;
 SELECT 'unknown_error/select_query view raising P0001', ai_tool_call('select_query', '{"table": "boom_view"}');
 SELECT 'unknown_error/execute_sql RAISE EXCEPTION', ai_tool_call('execute_sql',
     '{"sql": "DO $x$ BEGIN RAISE EXCEPTION ''custom failure''; END $x$"}');
+SELECT 'unknown_error/execute_sql RAISE with every field empty', ai_tool_call('execute_sql',
+    '{"sql": "DO $x$ BEGIN RAISE EXCEPTION USING MESSAGE = '''', DETAIL = '''', HINT = '''', COLUMN = '''', CONSTRAINT = '''', DATATYPE = '''', TABLE = '''', SCHEMA = ''''; END $x$"}');
+-- Citus's distribution-column errors, raised with Citus's texts and codes
+SELECT 'constraint_violation:check_constraint/Citus distribution column update (0A000)', ai_tool_call('execute_sql',
+    '{"sql": "SELECT raise_state(''0A000'', ''modifying the partition value of rows is not allowed'')"}');
+SELECT 'constraint_violation:not_null_constraint/Citus NULL distribution column (22004)', ai_tool_call('execute_sql',
+    '{"sql": "SELECT raise_state(''22004'', ''the partition column of table env.orders cannot be NULL'')"}');
 
 -- --- cleanup -------------------------------------------------------------------
 SELECT dblink_disconnect('other') \g /dev/null

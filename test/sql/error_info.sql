@@ -137,12 +137,14 @@ FROM cases, ai_error_info(message, code) AS a ORDER BY n;
 SELECT n, a ->> 'suggestion' AS suggestion
 FROM cases, ai_error_info(message, code) AS a ORDER BY n;
 
--- every answer: the message as given, never a null, never an empty array
--- or object, and retryable whenever the category is known
+-- every answer: the message as given (an empty one named so), never a
+-- null, an empty string, an empty array or object, and retryable whenever
+-- the category is known
 SELECT n, a
 FROM cases, ai_error_info(message, code) AS a
-WHERE a ->> 'error' IS DISTINCT FROM message
+WHERE a ->> 'error' IS DISTINCT FROM coalesce(nullif(message, ''), '(no message)')
    OR jsonb_path_exists(a, 'strict $.** ? (@ == null)')
+   OR jsonb_path_exists(a, 'strict $.** ? (@ == "")')
    OR jsonb_path_exists(a, 'strict $.** ? (@.type() == "array" && @.size() == 0)')
    OR a -> 'details' = '{}'
    OR (a ->> 'errorType' <> 'unknown_error') <> (a ? 'retryable')

@@ -1,0 +1,198 @@
+-- error_enrich: every tool error carries the seed fields (error_code,
+-- error_type, affected_resources, dependencies, suggested_actions) that its
+-- ErrorData or its message names, through the same path as ai_error_info();
+-- Citus's distribution-column errors; keys that would be empty
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS neon_ai_tools;
+RESET client_min_messages;
+CREATE SCHEMA enr_test;
+SET search_path = enr_test, public;
+
+CREATE FUNCTION call(tool text, args jsonb) RETURNS jsonb
+LANGUAGE sql AS $$ SELECT ai_tool_call(tool, args) - 'executionTime' $$;
+
+-- the seed fields of an answer, to compare a tool with ai_error_info()
+CREATE FUNCTION seed(a jsonb) RETURNS jsonb
+LANGUAGE sql AS $$
+  SELECT jsonb_strip_nulls(jsonb_build_object(
+    'errorType', a -> 'errorType', 'error_type', a -> 'error_type',
+    'error_code', a -> 'error_code', 'retryable', a -> 'retryable',
+    'affected_resources', a -> 'affected_resources',
+    'dependencies', a -> 'dependencies'))
+$$;
+
+CREATE TABLE people (id int PRIMARY KEY, name text);
+CREATE TABLE peeplo (id int);					-- as close to "peeple", hidden
+CREATE TABLE secret (x int);
+CREATE TABLE dist (k int, v text);				-- a Citus-like distributed table
+INSERT INTO dist VALUES (1, 'one');
+
+CREATE ROLE regress_enr_agent;
+GRANT USAGE ON SCHEMA enr_test TO regress_enr_agent;
+GRANT SELECT ON people TO regress_enr_agent;
+GRANT SELECT, INSERT, UPDATE ON dist TO regress_enr_agent;
+
+-- Citus raises these from its planner; here triggers and functions raise
+-- the same texts with the same SQLSTATEs (no Citus needed)
+CREATE FUNCTION dist_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' AND NEW.k IS NULL THEN
+    RAISE EXCEPTION 'cannot perform an INSERT with NULL in the partition column'
+      USING ERRCODE = '22004';
+  END IF;
+  IF TG_OP = 'UPDATE' AND NEW.k IS DISTINCT FROM OLD.k THEN
+    RAISE EXCEPTION 'modifying the partition value of rows is not allowed'
+      USING ERRCODE = '0A000';
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER dist_guard BEFORE INSERT OR UPDATE ON dist
+  FOR EACH ROW EXECUTE FUNCTION dist_guard();
+CREATE FUNCTION raise_as(message text, code text) RETURNS void
+LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION USING MESSAGE = message, ERRCODE = code; END $$;
+GRANT EXECUTE ON FUNCTION raise_as(text, text) TO regress_enr_agent;
+
+-- ---------------------------------------------------------------------
+-- issue 14: execute_sql on a misspelt table names it, and suggests only
+-- tables the role can see (people, not the equally close peeplo)
+SET ROLE regress_enr_agent;
+SELECT jsonb_pretty(call('execute_sql', '{"sql": "select * from peeple"}'));
+-- a name close to nothing the role may use: no did-you-mean, the
+-- pattern's advice
+SELECT a ->> 'errorType' AS "errorType", a -> 'affected_resources' AS affected,
+       a ->> 'suggestion' AS suggestion
+FROM call('execute_sql', '{"sql": "select * from zzqx_nothing"}') AS a;
+-- a qualified name
+SELECT a -> 'affected_resources' AS affected, a ->> 'suggestion' AS suggestion
+FROM call('execute_sql', '{"sql": "select * from enr_test.peeple"}') AS a;
+-- a relation in a missing schema is 42P01 too: the closest tables by name
+SELECT a -> 'affected_resources' AS affected, a ->> 'suggestion' AS suggestion
+FROM call('execute_sql', '{"sql": "select * from nosuchschema.people"}') AS a;
+-- a missing schema (3F000) gets no table suggestion
+SELECT a ->> 'errorType' AS "errorType", a -> 'affected_resources' AS affected,
+       a ->> 'suggestion' AS suggestion
+FROM call('execute_sql', '{"sql": "create table nosuchschema.peeple (x int)"}') AS a;
+-- permission denied through execute_sql names the table
+SELECT jsonb_pretty(call('execute_sql', '{"sql": "select * from secret"}'));
+SELECT a ->> 'errorType' AS "errorType", a -> 'affected_resources' AS affected
+FROM call('explain_query', '{"sql": "select * from secret"}') AS a;
+RESET ROLE;
+-- as a superuser, who sees both, the suggestion names both
+SELECT call('execute_sql', '{"sql": "select * from peeple"}') ->> 'suggestion' AS suggestion;
+
+-- create table on an existing table names it (42P07)
+SELECT jsonb_pretty(call('execute_sql', '{"sql": "create table people (id int)"}'));
+
+-- ---------------------------------------------------------------------
+-- the same error gives the same seed fields through a tool and through
+-- ai_error_info(message, code)
+CREATE TABLE same_cases (n int, who text, tool text, args jsonb);
+INSERT INTO same_cases VALUES
+  (1, 'regress_enr_agent', 'execute_sql', '{"sql": "select * from peeple"}'),
+  (2, 'regress_enr_agent', 'execute_sql', '{"sql": "select * from secret"}'),
+  (3, NULL, 'execute_sql', '{"sql": "create table people (id int)"}'),
+  (4, NULL, 'execute_sql', '{"sql": "select nosuchcol from people"}'),
+  (5, NULL, 'execute_sql', '{"sql": "selec 1"}'),
+  (6, NULL, 'execute_sql', '{"sql": "select 1/0"}'),
+  (7, NULL, 'execute_sql', '{"sql": "select ''x''::int"}'),
+  (8, 'regress_enr_agent', 'update_data', '{"table": "dist", "set": {"k": 2}, "where": {"k": 1}}'),
+  (9, 'regress_enr_agent', 'insert_data', '{"table": "dist", "rows": [{"k": null, "v": "x"}]}'),
+  (10, 'regress_enr_agent', 'execute_sql', '{"sql": "select raise_as(''the partition column of table enr_test.dist cannot be NULL'', ''22004'')"}'),
+  (11, 'regress_enr_agent', 'execute_sql', '{"sql": "select raise_as(''the partition column of table enr_test.dist should have a value'', ''22004'')"}'),
+  (12, 'regress_enr_agent', 'execute_sql', '{"sql": "select raise_as(''cannot perform an INSERT without a partition column value'', ''0A000'')"}');
+-- who: the role to run as (NULL: the caller)
+CREATE FUNCTION run_case(who text, tool text, args jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE a jsonb;
+BEGIN
+  IF who IS NOT NULL THEN
+    EXECUTE format('SET LOCAL ROLE %I', who);
+  END IF;
+  a := call(tool, args);
+  RESET ROLE;
+  RETURN a;
+END $$;
+CREATE TABLE same_answers AS
+  SELECT n, t.a AS tool_answer, ai_error_info(t.a ->> 'error', t.a ->> 'error_code') AS info_answer
+  FROM same_cases, run_case(who, tool, args) AS t(a);
+SELECT n, tool_answer ->> 'error' AS error, seed(tool_answer) AS seed
+FROM same_answers ORDER BY n;
+-- no differences in the seed fields (the ErrorData of these errors names
+-- nothing more than the message)
+SELECT n, seed(tool_answer) AS tool, seed(info_answer) AS info
+FROM same_answers WHERE seed(tool_answer) IS DISTINCT FROM seed(info_answer);
+-- nor in the advice, except where the live call knows better: the tables
+-- the role can see (1)
+SELECT n, tool_answer ->> 'suggestion' AS tool, info_answer ->> 'suggestion' AS info
+FROM same_answers
+WHERE tool_answer -> 'suggestion' IS DISTINCT FROM info_answer -> 'suggestion'
+   OR tool_answer -> 'suggested_actions' IS DISTINCT FROM info_answer -> 'suggested_actions'
+ORDER BY n;
+
+-- ---------------------------------------------------------------------
+-- Citus: the distribution column, through the write tools (the whole
+-- answers), and the texts through ai_error_info()
+SET ROLE regress_enr_agent;
+SELECT jsonb_pretty(call('update_data', '{"table": "dist", "set": {"k": 2}, "where": {"k": 1}}') - 'details');
+SELECT jsonb_pretty(call('insert_data', '{"table": "dist", "rows": [{"k": null, "v": "x"}]}') - 'details');
+RESET ROLE;
+SELECT count(*) AS unchanged FROM dist WHERE k = 1 AND v = 'one';
+SELECT m AS message, c AS code, a ->> 'errorType' AS "errorType", a ->> 'error_type' AS error_type,
+       a -> 'affected_resources' AS affected
+FROM (VALUES
+  ('modifying the partition value of rows is not allowed', '0A000'),
+  ('modifying the partition value of rows is not allowed', NULL),
+  ('ERROR:  modifying the partition value of rows is not allowed (SQLSTATE 0A000)', NULL),
+  ('cannot perform an INSERT with NULL in the partition column', '22004'),
+  ('cannot perform an INSERT without a partition column value', NULL),
+  ('the partition column of table public.orders cannot be NULL', '22004'),
+  ('the partition column of table "Sales"."Orders" should have a value', '22004'),
+  -- a specific code that says otherwise wins: the pattern does not apply
+  ('modifying the partition value of rows is not allowed', '42501'),
+  ('cannot perform an INSERT with NULL in the partition column', '23505'),
+  -- near misses are not Citus's
+  ('modifying the partition value is fine', '0A000'),
+  ('cannot perform an INSERT with NULL', '22004')
+) AS v(m, c), ai_error_info(m, c) AS a;
+
+-- ---------------------------------------------------------------------
+-- the rules that keep holding: secrets masked, no bound values, no empty
+-- keys, texts clipped
+-- a connection string in a message (08001: connection_error); only the
+-- agent's own SQL in details.query has the password
+SELECT a ->> 'errorType' AS "errorType", a ->> 'error' AS error,
+       a ->> 'suggestion' AS suggestion,
+       (a - 'details')::text LIKE '%hunter2%' AS leaks
+FROM call('execute_sql', '{"sql": "select raise_as(''could not connect to server at postgresql://bob:hunter2@db.internal:5432/app: Connection refused'', ''08001'')"}') AS a;
+-- a bound value is in PostgreSQL's message, never in the enriched fields
+SELECT a ->> 'errorType' AS "errorType", a ->> 'suggestion' AS suggestion,
+       (a - 'error')::text LIKE '%s3cr3tvalue%' AS value_echoed
+FROM call('execute_sql', '{"sql": "select $1::int", "params": ["s3cr3tvalue"]}') AS a;
+-- a name as long as a value is clipped wherever it is echoed
+SELECT length(a ->> 'error') < 300 AS error_clipped,
+       (SELECT max(length(r)) FROM jsonb_array_elements_text(a -> 'affected_resources') AS r) < 300 AS names_clipped,
+       length(a ->> 'suggestion') < 400 AS suggestion_clipped
+FROM call('execute_sql', jsonb_build_object('sql',
+       format('select raise_as(%L, %L)', 'relation "' || repeat('x', 5000) || '" does not exist', '42P01'))) AS a;
+-- RAISE with every field empty: no empty string in any key
+SELECT a ->> 'error' AS error, a ->> 'errorType' AS "errorType",
+       jsonb_path_exists(a, 'strict $.** ? (@ == "")') AS has_empty
+FROM call('execute_sql', '{"sql": "DO $x$ BEGIN RAISE EXCEPTION USING MESSAGE = '''', HINT = '''', DETAIL = '''', COLUMN = '''', CONSTRAINT = '''', DATATYPE = '''', TABLE = '''', SCHEMA = ''''; END $x$"}') AS a;
+SELECT a -> 'affected_resources' AS affected, a -> 'details' AS details,
+       jsonb_path_exists(a, 'strict $.** ? (@ == "")') AS has_empty
+FROM call('execute_sql', '{"sql": "DO $x$ BEGIN RAISE EXCEPTION ''boom'' USING HINT = '''', COLUMN = ''c'', TABLE = '''', CONSTRAINT = ''k''; END $x$"}') AS a;
+SELECT ai_error_info('') AS empty_message;
+
+-- ---------------------------------------------------------------------
+-- an empty tool name: a valid envelope (tool is never empty), with the
+-- tools to use
+SELECT jsonb_pretty(call('', '{}'));
+SELECT a ->> 'tool' AS tool, a ->> 'error' AS error FROM call(' ', '{}') AS a;
+SET neon_ai_tools.enabled_tools = 'list_tables';
+SELECT a ->> 'tool' AS tool, a ->> 'suggestion' AS suggestion FROM call('', '{}') AS a;
+RESET neon_ai_tools.enabled_tools;
+
+SET client_min_messages = warning;
+DROP SCHEMA enr_test CASCADE;
+DROP OWNED BY regress_enr_agent;
+DROP ROLE regress_enr_agent;
