@@ -223,6 +223,18 @@ nat_relation_visible_to_caller(Oid relid, Oid nspid)
 }
 
 /*
+ * Is the candidate (distance d, name) closer than the one kept (best,
+ * picked; picked NULL: an empty slot)?
+ */
+static bool
+closer(int d, const char *name, int best, const char *picked)
+{
+	if (picked == NULL || d != best)
+		return d < best;
+	return strcmp(name, picked) < 0;
+}
+
+/*
  * The closest table names the caller may use, best first (at most three).
  */
 static List *
@@ -245,6 +257,7 @@ closest_tables(const char *schema, const char *relname)
 		Form_pg_class form = (Form_pg_class) GETSTRUCT(tuple);
 		const char *cand = NameStr(form->relname);
 		char	   *lower;
+		char	   *name;
 		int			d;
 		int			slot;
 
@@ -261,19 +274,23 @@ closest_tables(const char *schema, const char *relname)
 		d = varstr_levenshtein_less_equal(target, strlen(target), lower,
 										  strlen(lower), 1, 1, 1, maxd, true);
 		pfree(lower);
-		if (d > maxd || d >= best[2])
+		if (d > maxd || d > best[2])
 			continue;
 		if (!nat_relation_visible_to_caller(form->oid, form->relnamespace))
 			continue;
+		name = quote_qualified_identifier(get_namespace_name(form->relnamespace), cand);
+		/* ties go by name, so the order does not follow pg_class's */
+		if (!closer(d, name, best[2], picked[2]))
+			continue;
 		slot = 2;
-		while (slot > 0 && d < best[slot - 1])
+		while (slot > 0 && closer(d, name, best[slot - 1], picked[slot - 1]))
 		{
 			best[slot] = best[slot - 1];
 			picked[slot] = picked[slot - 1];
 			slot--;
 		}
 		best[slot] = d;
-		picked[slot] = quote_qualified_identifier(get_namespace_name(form->relnamespace), cand);
+		picked[slot] = name;
 	}
 	table_endscan(scan);
 	table_close(classrel, AccessShareLock);
