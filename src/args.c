@@ -410,6 +410,156 @@ nat_validate_args(const ToolDef *tool, Jsonb *args)
 }
 
 /*
+ * [{"column": "a", "value": 1}, ...] as {"a": 1, ...}: the shape of an
+ * object of column values in the formats that cannot declare open objects
+ * (openai_strict, gemini).  A repeated column is refused, as a repeated key
+ * cannot be written in the object shape.
+ */
+static JsonbValue *
+pairs_to_object(const ToolParam *param, JsonbValue *array, const char *path)
+{
+	JsonbParseState *state = NULL;
+	JsonbValue *result;
+	int			n = JsonContainerSize(array->val.binary.data);
+	int			i;
+	int			j;
+
+	/* before the quadratic check for repeats */
+	if (n > param->max_properties)
+		nat_invalid_param(path,
+						  psprintf("Pass at most %d columns.", param->max_properties),
+						  "argument \"%s\" has %d columns, more than the limit of %d",
+						  param->name, n, param->max_properties);
+	pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
+	for (i = 0; i < n; i++)
+	{
+		JsonbValue *item = getIthJsonbValueFromContainer(array->val.binary.data, i);
+		char	   *itempath = psprintf("%s[%d]", path, i);
+		JsonbValue *column = NULL;
+		JsonbValue *value = NULL;
+
+		CHECK_FOR_INTERRUPTS();
+		if (item->type == jbvBinary && JsonContainerIsObject(item->val.binary.data) &&
+			JsonContainerSize(item->val.binary.data) == 2)
+		{
+			column = getKeyJsonValueFromContainer(item->val.binary.data, "column", 6, NULL);
+			value = getKeyJsonValueFromContainer(item->val.binary.data, "value", 5, NULL);
+		}
+		if (column == NULL || value == NULL || column->type != jbvString)
+			nat_invalid_param(itempath,
+							  "Write each pair as {\"column\": \"name\", \"value\": ...}.",
+							  "each item must be an object with exactly the keys \"column\" (a string) and \"value\"");
+		/* a repeated column: the object shape could not hold it */
+		for (j = 0; j < i; j++)
+		{
+			JsonbValue *prev = getIthJsonbValueFromContainer(array->val.binary.data, j);
+			JsonbValue *pcol = getKeyJsonValueFromContainer(prev->val.binary.data, "column", 6, NULL);
+
+			if (pcol->val.string.len == column->val.string.len &&
+				memcmp(pcol->val.string.val, column->val.string.val, column->val.string.len) == 0)
+				nat_invalid_param(itempath, "Name each column once.",
+								  "column \"%s\" appears more than once",
+								  nat_clip_len(column->val.string.val, column->val.string.len));
+		}
+		pushJsonbValue(&state, WJB_KEY, column);
+		pushJsonbValue(&state, WJB_VALUE, value);
+	}
+	result = pushJsonbValue(&state, WJB_END_OBJECT, NULL);
+	return result;
+}
+
+/*
+ * The value of a pairs parameter in its object shape: set as a list of
+ * pairs becomes an object; rows as a list of rows, each a list of pairs,
+ * becomes a list of objects.  Anything else is left for validation.
+ */
+static JsonbValue *
+normalize_pairs(const ToolParam *param, JsonbValue *value, const char *path)
+{
+	JsonbParseState *state = NULL;
+	int			n;
+	int			i;
+	bool		changed = false;
+
+	/* set takes no list but the pairs: any list is read as pairs */
+	if (param->items != NAT_ITEMS_ROW)
+		return value->type == jbvBinary && JsonContainerIsArray(value->val.binary.data) ?
+			pairs_to_object(param, value, path) : value;
+	if (value->type != jbvBinary || !JsonContainerIsArray(value->val.binary.data))
+		return value;
+	n = JsonContainerSize(value->val.binary.data);
+	pushJsonbValue(&state, WJB_BEGIN_ARRAY, NULL);
+	for (i = 0; i < n; i++)
+	{
+		JsonbValue *item = getIthJsonbValueFromContainer(value->val.binary.data, i);
+
+		CHECK_FOR_INTERRUPTS();
+		if (item->type == jbvBinary && JsonContainerIsArray(item->val.binary.data))
+		{
+			item = pairs_to_object(param, item, psprintf("%s[%d]", path, i));
+			changed = true;
+		}
+		pushJsonbValue(&state, WJB_ELEM, item);
+	}
+	if (!changed)
+		return value;
+	return pushJsonbValue(&state, WJB_END_ARRAY, NULL);
+}
+
+/*
+ * The arguments with every pairs parameter in its object shape (the
+ * handlers read only that one), or args itself when there is none.
+ */
+Jsonb *
+nat_normalize_args(const ToolDef *tool, Jsonb *args)
+{
+	JsonbParseState *state = NULL;
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbValue *result = NULL;
+	JsonbIteratorToken tok;
+	bool		changed = false;
+	int			i;
+
+	for (i = 0; i < tool->nparams; i++)
+		if (tool->params[i].pairs && nat_arg_value(args, tool->params[i].name))
+			break;
+	if (i == tool->nparams || !JB_ROOT_IS_OBJECT(args))
+		return args;
+
+	it = JsonbIteratorInit(&args->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		if (tok == WJB_KEY)
+		{
+			const ToolParam *param = NULL;
+
+			for (i = 0; i < tool->nparams; i++)
+				if (tool->params[i].pairs &&
+					strlen(tool->params[i].name) == v.val.string.len &&
+					memcmp(tool->params[i].name, v.val.string.val, v.val.string.len) == 0)
+					param = &tool->params[i];
+			result = pushJsonbValue(&state, tok, &v);
+			tok = JsonbIteratorNext(&it, &v, true);
+			Assert(tok == WJB_VALUE);
+			if (param)
+			{
+				JsonbValue *nv = normalize_pairs(param, &v,
+												 psprintf("$.%s", param->name));
+
+				changed |= (nv != &v);
+				result = pushJsonbValue(&state, tok, nv);
+			}
+			else
+				result = pushJsonbValue(&state, tok, &v);
+			continue;
+		}
+		result = pushJsonbValue(&state, tok, tok < WJB_BEGIN_ARRAY ? &v : NULL);
+	}
+	return changed ? JsonbValueToJsonb(result) : args;
+}
+
+/*
  * An argument's value, or NULL when it is absent or JSON null.
  */
 JsonbValue *
