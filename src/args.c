@@ -420,21 +420,21 @@ pairs_to_object(const ToolParam *param, JsonbValue *array, const char *path)
 {
 	JsonbParseState *state = NULL;
 	JsonbValue *result;
+	JsonbValue **columns;
 	int			n = JsonContainerSize(array->val.binary.data);
 	int			i;
 	int			j;
 
-	/* before the quadratic check for repeats */
 	if (n > param->max_properties)
 		nat_invalid_param(path,
 						  psprintf("Pass at most %d columns.", param->max_properties),
 						  "argument \"%s\" has %d columns, more than the limit of %d",
 						  param->name, n, param->max_properties);
+	columns = palloc(sizeof(JsonbValue *) * Max(n, 1));
 	pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
 	for (i = 0; i < n; i++)
 	{
 		JsonbValue *item = getIthJsonbValueFromContainer(array->val.binary.data, i);
-		char	   *itempath = psprintf("%s[%d]", path, i);
 		JsonbValue *column = NULL;
 		JsonbValue *value = NULL;
 
@@ -446,25 +446,32 @@ pairs_to_object(const ToolParam *param, JsonbValue *array, const char *path)
 			value = getKeyJsonValueFromContainer(item->val.binary.data, "value", 5, NULL);
 		}
 		if (column == NULL || value == NULL || column->type != jbvString)
-			nat_invalid_param(itempath,
+			nat_invalid_param(psprintf("%s[%d]", path, i),
 							  "Write each pair as {\"column\": \"name\", \"value\": ...}.",
 							  "each item must be an object with exactly the keys \"column\" (a string) and \"value\"");
-		/* a repeated column: the object shape could not hold it */
-		for (j = 0; j < i; j++)
-		{
-			JsonbValue *prev = getIthJsonbValueFromContainer(array->val.binary.data, j);
-			JsonbValue *pcol = getKeyJsonValueFromContainer(prev->val.binary.data, "column", 6, NULL);
-
-			if (pcol->val.string.len == column->val.string.len &&
-				memcmp(pcol->val.string.val, column->val.string.val, column->val.string.len) == 0)
-				nat_invalid_param(itempath, "Name each column once.",
-								  "column \"%s\" appears more than once",
-								  nat_clip_len(column->val.string.val, column->val.string.len));
-		}
+		columns[i] = column;
 		pushJsonbValue(&state, WJB_KEY, column);
 		pushJsonbValue(&state, WJB_VALUE, value);
 	}
 	result = pushJsonbValue(&state, WJB_END_OBJECT, NULL);
+
+	/* fewer members than pairs: a column came twice (the object keeps one) */
+	if (result->val.object.nPairs < n)
+	{
+		for (i = 1; i < n; i++)
+		{
+			for (j = 0; j < i; j++)
+			{
+				if (columns[j]->val.string.len == columns[i]->val.string.len &&
+					memcmp(columns[j]->val.string.val, columns[i]->val.string.val,
+						   columns[i]->val.string.len) == 0)
+					nat_invalid_param(psprintf("%s[%d]", path, i), "Name each column once.",
+									  "column \"%s\" appears more than once",
+									  nat_clip_len(columns[i]->val.string.val,
+												   columns[i]->val.string.len));
+			}
+		}
+	}
 	return result;
 }
 
@@ -479,7 +486,8 @@ normalize_pairs(const ToolParam *param, JsonbValue *value, const char *path)
 	JsonbParseState *state = NULL;
 	int			n;
 	int			i;
-	bool		changed = false;
+	int			limit;
+	bool		from_setting;
 
 	/* set takes no list but the pairs: any list is read as pairs */
 	if (param->items != NAT_ITEMS_ROW)
@@ -488,6 +496,27 @@ normalize_pairs(const ToolParam *param, JsonbValue *value, const char *path)
 	if (value->type != jbvBinary || !JsonContainerIsArray(value->val.binary.data))
 		return value;
 	n = JsonContainerSize(value->val.binary.data);
+
+	/*
+	 * Only a list within the items limit (validation refuses a longer one
+	 * without walking it) that holds a row written as pairs is rebuilt.
+	 */
+	limit = param_max_items(param, &from_setting);
+	if ((limit > 0 || from_setting) && n > limit)
+		return value;
+	for (i = 0; i < n; i++)
+	{
+		JsonbValue *item = getIthJsonbValueFromContainer(value->val.binary.data, i);
+		bool		is_array = item->type == jbvBinary &&
+			JsonContainerIsArray(item->val.binary.data);
+
+		pfree(item);
+		if (is_array)
+			break;
+	}
+	if (i == n)
+		return value;
+
 	pushJsonbValue(&state, WJB_BEGIN_ARRAY, NULL);
 	for (i = 0; i < n; i++)
 	{
@@ -495,20 +524,15 @@ normalize_pairs(const ToolParam *param, JsonbValue *value, const char *path)
 
 		CHECK_FOR_INTERRUPTS();
 		if (item->type == jbvBinary && JsonContainerIsArray(item->val.binary.data))
-		{
 			item = pairs_to_object(param, item, psprintf("%s[%d]", path, i));
-			changed = true;
-		}
 		pushJsonbValue(&state, WJB_ELEM, item);
 	}
-	if (!changed)
-		return value;
 	return pushJsonbValue(&state, WJB_END_ARRAY, NULL);
 }
 
 /*
- * The arguments with every pairs parameter in its object shape (the
- * handlers read only that one), or args itself when there is none.
+ * The arguments with the pairs parameter in its object shape (the handlers
+ * read only that one), or args itself when it is not written as pairs.
  */
 Jsonb *
 nat_normalize_args(const ToolDef *tool, Jsonb *args)
@@ -517,46 +541,71 @@ nat_normalize_args(const ToolDef *tool, Jsonb *args)
 	JsonbIterator *it;
 	JsonbValue	v;
 	JsonbValue *result = NULL;
+	JsonbValue *pairs = NULL;
+	const ToolParam *pairs_param = NULL;
 	JsonbIteratorToken tok;
-	bool		changed = false;
 	int			i;
 
-	for (i = 0; i < tool->nparams; i++)
-		if (tool->params[i].pairs && nat_arg_value(args, tool->params[i].name))
-			break;
-	if (i == tool->nparams || !JB_ROOT_IS_OBJECT(args))
+	if (!JB_ROOT_IS_OBJECT(args))
 		return args;
+	for (i = 0; i < tool->nparams && pairs == NULL; i++)
+	{
+		JsonbValue *value;
+
+		if (!tool->params[i].pairs ||
+			(value = nat_arg_value(args, tool->params[i].name)) == NULL)
+			continue;
+		pairs = normalize_pairs(&tool->params[i], value,
+								psprintf("$.%s", tool->params[i].name));
+		if (pairs == value)
+			pairs = NULL;
+		else
+			pairs_param = &tool->params[i];
+	}
+	if (pairs == NULL)
+		return args;
+
+	/*
+	 * Rebuilding unpacks every other argument: first refuse (by leaving
+	 * them to validation) unknown keys, and oversized values before they
+	 * are walked.
+	 */
+	it = JsonbIteratorInit(&args->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		const ToolParam *param = NULL;
+		char	   *name;
+
+		if (tok != WJB_KEY)
+			continue;
+		name = pnstrdup(v.val.string.val, v.val.string.len);
+		for (i = 0; i < tool->nparams; i++)
+			if (strcmp(tool->params[i].name, name) == 0)
+				param = &tool->params[i];
+		if (param == NULL)
+			return args;
+		tok = JsonbIteratorNext(&it, &v, true);
+		if (param != pairs_param)
+			check_param_size(param, &v, psprintf("$.%s", name));
+	}
 
 	it = JsonbIteratorInit(&args->root);
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 	{
+		bool		is_pairs = tok == WJB_KEY &&
+			strlen(pairs_param->name) == v.val.string.len &&
+			memcmp(pairs_param->name, v.val.string.val, v.val.string.len) == 0;
+
 		if (tok == WJB_KEY)
 		{
-			const ToolParam *param = NULL;
-
-			for (i = 0; i < tool->nparams; i++)
-				if (tool->params[i].pairs &&
-					strlen(tool->params[i].name) == v.val.string.len &&
-					memcmp(tool->params[i].name, v.val.string.val, v.val.string.len) == 0)
-					param = &tool->params[i];
 			result = pushJsonbValue(&state, tok, &v);
 			tok = JsonbIteratorNext(&it, &v, true);
-			Assert(tok == WJB_VALUE);
-			if (param)
-			{
-				JsonbValue *nv = normalize_pairs(param, &v,
-												 psprintf("$.%s", param->name));
-
-				changed |= (nv != &v);
-				result = pushJsonbValue(&state, tok, nv);
-			}
-			else
-				result = pushJsonbValue(&state, tok, &v);
+			result = pushJsonbValue(&state, tok, is_pairs ? pairs : &v);
 			continue;
 		}
 		result = pushJsonbValue(&state, tok, tok < WJB_BEGIN_ARRAY ? &v : NULL);
 	}
-	return changed ? JsonbValueToJsonb(result) : args;
+	return JsonbValueToJsonb(result);
 }
 
 /*

@@ -109,6 +109,11 @@ SELECT call('update_data', '{"table": "items", "set": [{"column": "name", "value
 SELECT call('insert_data', '{"table": "items", "rows": [[{"column": "id", "value": 9}], [{"column": "id", "value": 10, "x": 1}]]}') - 'suggestion';
 SELECT call('update_data', '{"table": "items", "set": [], "where": "id = 2"}') ->> 'error' AS error;
 SELECT call('select_query', '{"table": "items", "order_by": [{"column": "id", "sorting": null}]}') ->> 'error' AS error;
+-- the limits hold for the pairs: columns of one row, rows of one insert
+SELECT call('update_data', jsonb_build_object('table', 'items', 'where', 'id = 2', 'set',
+       (SELECT jsonb_agg(jsonb_build_object('column', 'c' || g, 'value', g)) FROM generate_series(1, 1601) g))) ->> 'error' AS error;
+SELECT call('insert_data', jsonb_build_object('table', 'items', 'rows',
+       (SELECT jsonb_agg(jsonb_build_array(jsonb_build_object('column', 'id', 'value', g))) FROM generate_series(100, 1100) g))) ->> 'error' AS error;
 SELECT count(*) AS rows_left FROM items;
 
 DROP SCHEMA fmt_test CASCADE;
