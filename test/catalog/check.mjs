@@ -257,9 +257,12 @@ function typecheck() {
   const diags = {};
   for (const line of (r.stdout + r.stderr).split("\n")) {
     const m = line.match(/^(\w+)\.ts\((\d+),\d+\): (.*)$/);
-    if (m) (diags[`${m[1]}:${Number(m[2]) - 2}`] ??= []).push(m[3]);
+    // line 1 is the import: a diagnostic there (a missing type) is no tool's
+    if (m && Number(m[2]) >= 2) (diags[`${m[1]}:${Number(m[2]) - 2}`] ??= []).push(m[3]);
     else if (line.trim() && !/^\s/.test(line)) (diags["*"] ??= []).push(line);
   }
+  if (r.status !== 0 && Object.keys(diags).length === 0)
+    diags["*"] = [`tsc exited with ${r.status ?? r.signal}`, r.error?.message ?? ""];
   rmSync(dir, { recursive: true, force: true });
   return { diags, status: r.status, files: Object.keys(files) };
 }
