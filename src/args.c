@@ -418,7 +418,7 @@ nat_validate_args(const ToolDef *tool, Jsonb *args)
 static JsonbValue *
 pairs_to_object(const ToolParam *param, JsonbValue *array, const char *path)
 {
-	JsonbParseState *state = NULL;
+	NatJsonb	state = {0};
 	JsonbValue *result;
 	JsonbValue **columns;
 	int			n = JsonContainerSize(array->val.binary.data);
@@ -431,7 +431,7 @@ pairs_to_object(const ToolParam *param, JsonbValue *array, const char *path)
 						  "argument \"%s\" has %d columns, more than the limit of %d",
 						  param->name, n, param->max_properties);
 	columns = palloc(sizeof(JsonbValue *) * Max(n, 1));
-	pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
+	nat_jsonb_push(&state, WJB_BEGIN_OBJECT, NULL);
 	for (i = 0; i < n; i++)
 	{
 		JsonbValue *item = getIthJsonbValueFromContainer(array->val.binary.data, i);
@@ -450,10 +450,10 @@ pairs_to_object(const ToolParam *param, JsonbValue *array, const char *path)
 							  "Write each pair as {\"column\": \"name\", \"value\": ...}.",
 							  "each item must be an object with exactly the keys \"column\" (a string) and \"value\"");
 		columns[i] = column;
-		pushJsonbValue(&state, WJB_KEY, column);
-		pushJsonbValue(&state, WJB_VALUE, value);
+		nat_jsonb_push(&state, WJB_KEY, column);
+		nat_jsonb_push(&state, WJB_VALUE, value);
 	}
-	result = pushJsonbValue(&state, WJB_END_OBJECT, NULL);
+	result = nat_jsonb_push(&state, WJB_END_OBJECT, NULL);
 
 	/* fewer members than pairs: a column came twice (the object keeps one) */
 	if (result->val.object.nPairs < n)
@@ -483,7 +483,7 @@ pairs_to_object(const ToolParam *param, JsonbValue *array, const char *path)
 static JsonbValue *
 normalize_pairs(const ToolParam *param, JsonbValue *value, const char *path)
 {
-	JsonbParseState *state = NULL;
+	NatJsonb	state = {0};
 	int			n;
 	int			i;
 	int			limit;
@@ -517,7 +517,7 @@ normalize_pairs(const ToolParam *param, JsonbValue *value, const char *path)
 	if (i == n)
 		return value;
 
-	pushJsonbValue(&state, WJB_BEGIN_ARRAY, NULL);
+	nat_jsonb_push(&state, WJB_BEGIN_ARRAY, NULL);
 	for (i = 0; i < n; i++)
 	{
 		JsonbValue *item = getIthJsonbValueFromContainer(value->val.binary.data, i);
@@ -525,9 +525,9 @@ normalize_pairs(const ToolParam *param, JsonbValue *value, const char *path)
 		CHECK_FOR_INTERRUPTS();
 		if (item->type == jbvBinary && JsonContainerIsArray(item->val.binary.data))
 			item = pairs_to_object(param, item, psprintf("%s[%d]", path, i));
-		pushJsonbValue(&state, WJB_ELEM, item);
+		nat_jsonb_push(&state, WJB_ELEM, item);
 	}
-	return pushJsonbValue(&state, WJB_END_ARRAY, NULL);
+	return nat_jsonb_push(&state, WJB_END_ARRAY, NULL);
 }
 
 /*
@@ -537,7 +537,7 @@ normalize_pairs(const ToolParam *param, JsonbValue *value, const char *path)
 Jsonb *
 nat_normalize_args(const ToolDef *tool, Jsonb *args)
 {
-	JsonbParseState *state = NULL;
+	NatJsonb	state = {0};
 	JsonbIterator *it;
 	JsonbValue	v;
 	JsonbValue *result = NULL;
@@ -598,12 +598,12 @@ nat_normalize_args(const ToolDef *tool, Jsonb *args)
 
 		if (tok == WJB_KEY)
 		{
-			result = pushJsonbValue(&state, tok, &v);
+			result = nat_jsonb_push(&state, tok, &v);
 			tok = JsonbIteratorNext(&it, &v, true);
-			result = pushJsonbValue(&state, tok, is_pairs ? pairs : &v);
+			result = nat_jsonb_push(&state, tok, is_pairs ? pairs : &v);
 			continue;
 		}
-		result = pushJsonbValue(&state, tok, tok < WJB_BEGIN_ARRAY ? &v : NULL);
+		result = nat_jsonb_push(&state, tok, tok < WJB_BEGIN_ARRAY ? &v : NULL);
 	}
 	return JsonbValueToJsonb(result);
 }
