@@ -71,6 +71,13 @@ clean-mcp:
 # every object depends on the module's shared headers
 $(OBJS): $(wildcard src/*.h)
 
+# The MCP catalog's outputSchema is the envelope schema, whose one copy is
+# test/envelope/response.schema.json: made into a C header at build time.
+src/registry.o: src/envelope_schema.h
+src/envelope_schema.h: test/envelope/response.schema.json scripts/schema-header.pl
+	perl $(srcdir)/scripts/schema-header.pl $< > $@.tmp && mv $@.tmp $@
+EXTRA_CLEAN += src/envelope_schema.h
+
 # The TAP suites alone; "make installcheck" runs pg_regress and then these.
 # They start their own clusters, so they need no running server.
 .PHONY: prove_installcheck

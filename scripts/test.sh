@@ -173,6 +173,19 @@ if [ -f "$WORK/test/envelope/run.sh" ]; then
     unset PGHOST PGPORT PGUSER PGDATABASE
 fi
 
+# (a3) The tool catalog (issue 14): ai_tool_list(format) in every format,
+# checked with the model providers' own client libraries (npm ci, as the
+# unprivileged user, inside run.sh), offline.
+if [ -f "$WORK/test/catalog/run.sh" ]; then
+    nat_cluster_start postgres
+    if ! run_suite catalog tap bash test/catalog/run.sh; then
+        echo "--- server log (last 40 lines)"
+        tail -40 "$NAT_CLUSTER_LOG" || true
+    fi
+    nat_cluster_stop "$NAT_CLUSTER_DATA"
+    unset PGHOST PGPORT PGUSER PGDATABASE
+fi
+
 # (b) TAP: each script starts its own clusters.  Use the Makefile's
 # prove_installcheck target when it has one; otherwise PGXS's installcheck
 # with REGRESS emptied runs exactly the TAP part.

@@ -410,6 +410,205 @@ nat_validate_args(const ToolDef *tool, Jsonb *args)
 }
 
 /*
+ * [{"column": "a", "value": 1}, ...] as {"a": 1, ...}: the shape of an
+ * object of column values in the formats that cannot declare open objects
+ * (openai_strict, gemini).  A repeated column is refused, as a repeated key
+ * cannot be written in the object shape.
+ */
+static JsonbValue *
+pairs_to_object(const ToolParam *param, JsonbValue *array, const char *path)
+{
+	NatJsonb	state = {0};
+	JsonbValue *result;
+	JsonbValue **columns;
+	int			n = JsonContainerSize(array->val.binary.data);
+	int			i;
+	int			j;
+
+	if (n > param->max_properties)
+		nat_invalid_param(path,
+						  psprintf("Pass at most %d columns.", param->max_properties),
+						  "argument \"%s\" has %d columns, more than the limit of %d",
+						  param->name, n, param->max_properties);
+	columns = palloc(sizeof(JsonbValue *) * Max(n, 1));
+	nat_jsonb_push(&state, WJB_BEGIN_OBJECT, NULL);
+	for (i = 0; i < n; i++)
+	{
+		JsonbValue *item = getIthJsonbValueFromContainer(array->val.binary.data, i);
+		JsonbValue *column = NULL;
+		JsonbValue *value = NULL;
+
+		CHECK_FOR_INTERRUPTS();
+		if (item->type == jbvBinary && JsonContainerIsObject(item->val.binary.data) &&
+			JsonContainerSize(item->val.binary.data) == 2)
+		{
+			column = getKeyJsonValueFromContainer(item->val.binary.data, "column", 6, NULL);
+			value = getKeyJsonValueFromContainer(item->val.binary.data, "value", 5, NULL);
+		}
+		if (column == NULL || value == NULL || column->type != jbvString)
+			nat_invalid_param(psprintf("%s[%d]", path, i),
+							  "Write each pair as {\"column\": \"name\", \"value\": ...}.",
+							  "each item must be an object with exactly the keys \"column\" (a string) and \"value\"");
+		columns[i] = column;
+		nat_jsonb_push(&state, WJB_KEY, column);
+		nat_jsonb_push(&state, WJB_VALUE, value);
+	}
+	result = nat_jsonb_push(&state, WJB_END_OBJECT, NULL);
+
+	/* fewer members than pairs: a column came twice (the object keeps one) */
+	if (result->val.object.nPairs < n)
+	{
+		for (i = 1; i < n; i++)
+		{
+			for (j = 0; j < i; j++)
+			{
+				if (columns[j]->val.string.len == columns[i]->val.string.len &&
+					memcmp(columns[j]->val.string.val, columns[i]->val.string.val,
+						   columns[i]->val.string.len) == 0)
+					nat_invalid_param(psprintf("%s[%d]", path, i), "Name each column once.",
+									  "column \"%s\" appears more than once",
+									  nat_clip_len(columns[i]->val.string.val,
+												   columns[i]->val.string.len));
+			}
+		}
+	}
+	return result;
+}
+
+/*
+ * The value of a pairs parameter in its object shape: set as a list of
+ * pairs becomes an object; rows as a list of rows, each a list of pairs,
+ * becomes a list of objects.  Anything else is left for validation.
+ */
+static JsonbValue *
+normalize_pairs(const ToolParam *param, JsonbValue *value, const char *path)
+{
+	NatJsonb	state = {0};
+	int			n;
+	int			i;
+	int			limit;
+	bool		from_setting;
+
+	/* set takes no list but the pairs: any list is read as pairs */
+	if (param->items != NAT_ITEMS_ROW)
+		return value->type == jbvBinary && JsonContainerIsArray(value->val.binary.data) ?
+			pairs_to_object(param, value, path) : value;
+	if (value->type != jbvBinary || !JsonContainerIsArray(value->val.binary.data))
+		return value;
+	n = JsonContainerSize(value->val.binary.data);
+
+	/*
+	 * Only a list within the items limit (validation refuses a longer one
+	 * without walking it) that holds a row written as pairs is rebuilt.
+	 */
+	limit = param_max_items(param, &from_setting);
+	if ((limit > 0 || from_setting) && n > limit)
+		return value;
+	for (i = 0; i < n; i++)
+	{
+		JsonbValue *item = getIthJsonbValueFromContainer(value->val.binary.data, i);
+		bool		is_array = item->type == jbvBinary &&
+			JsonContainerIsArray(item->val.binary.data);
+
+		pfree(item);
+		if (is_array)
+			break;
+	}
+	if (i == n)
+		return value;
+
+	nat_jsonb_push(&state, WJB_BEGIN_ARRAY, NULL);
+	for (i = 0; i < n; i++)
+	{
+		JsonbValue *item = getIthJsonbValueFromContainer(value->val.binary.data, i);
+
+		CHECK_FOR_INTERRUPTS();
+		if (item->type == jbvBinary && JsonContainerIsArray(item->val.binary.data))
+			item = pairs_to_object(param, item, psprintf("%s[%d]", path, i));
+		nat_jsonb_push(&state, WJB_ELEM, item);
+	}
+	return nat_jsonb_push(&state, WJB_END_ARRAY, NULL);
+}
+
+/*
+ * The arguments with the pairs parameter in its object shape (the handlers
+ * read only that one), or args itself when it is not written as pairs.
+ */
+Jsonb *
+nat_normalize_args(const ToolDef *tool, Jsonb *args)
+{
+	NatJsonb	state = {0};
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbValue *result = NULL;
+	JsonbValue *pairs = NULL;
+	const ToolParam *pairs_param = NULL;
+	JsonbIteratorToken tok;
+	int			i;
+
+	if (!JB_ROOT_IS_OBJECT(args))
+		return args;
+	for (i = 0; i < tool->nparams && pairs == NULL; i++)
+	{
+		JsonbValue *value;
+
+		if (!tool->params[i].pairs ||
+			(value = nat_arg_value(args, tool->params[i].name)) == NULL)
+			continue;
+		pairs = normalize_pairs(&tool->params[i], value,
+								psprintf("$.%s", tool->params[i].name));
+		if (pairs == value)
+			pairs = NULL;
+		else
+			pairs_param = &tool->params[i];
+	}
+	if (pairs == NULL)
+		return args;
+
+	/*
+	 * Rebuilding unpacks every other argument: first refuse (by leaving
+	 * them to validation) unknown keys, and oversized values before they
+	 * are walked.
+	 */
+	it = JsonbIteratorInit(&args->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		const ToolParam *param = NULL;
+		char	   *name;
+
+		if (tok != WJB_KEY)
+			continue;
+		name = pnstrdup(v.val.string.val, v.val.string.len);
+		for (i = 0; i < tool->nparams; i++)
+			if (strcmp(tool->params[i].name, name) == 0)
+				param = &tool->params[i];
+		if (param == NULL)
+			return args;
+		tok = JsonbIteratorNext(&it, &v, true);
+		if (param != pairs_param)
+			check_param_size(param, &v, psprintf("$.%s", name));
+	}
+
+	it = JsonbIteratorInit(&args->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		bool		is_pairs = tok == WJB_KEY &&
+			strlen(pairs_param->name) == v.val.string.len &&
+			memcmp(pairs_param->name, v.val.string.val, v.val.string.len) == 0;
+
+		if (tok == WJB_KEY)
+		{
+			result = nat_jsonb_push(&state, tok, &v);
+			tok = JsonbIteratorNext(&it, &v, true);
+			result = nat_jsonb_push(&state, tok, is_pairs ? pairs : &v);
+			continue;
+		}
+		result = nat_jsonb_push(&state, tok, tok < WJB_BEGIN_ARRAY ? &v : NULL);
+	}
+	return JsonbValueToJsonb(result);
+}
+
+/*
  * An argument's value, or NULL when it is absent or JSON null.
  */
 JsonbValue *

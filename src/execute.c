@@ -244,7 +244,8 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		nat_check_connection();
 		tool = call->tool = find_available_tool(name);
 		call->operation = tool->operation;
-		nat_validate_args(tool, args);
+		call->args = nat_normalize_args(tool, args);
+		nat_validate_args(tool, call->args);
 		call->timeout_ms = nat_effective_timeout(call);
 		call->read_only = tool->read_only || nat_read_only ||
 			nat_arg_bool(call, "read_only", false);

@@ -57,7 +57,7 @@ ai_tool_list(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("format must not be null"),
-				 errhint("Valid formats are \"native\", \"openai\", \"anthropic\" and \"mcp\".")));
+				 errhint("Valid formats are \"native\", \"openai\", \"openai_strict\", \"anthropic\", \"mcp\" and \"gemini\".")));
 	format = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	PG_RETURN_JSONB_P(nat_tool_catalog(format));
 }

@@ -132,6 +132,13 @@ struct ToolCall;
  * ai_tool_list() and drives the validation in args.c: there is one source of
  * truth for what a tool accepts.
  */
+/* the items of an array parameter, rendered per catalog format */
+#define NAT_ITEMS_NONE		0
+#define NAT_ITEMS_COLUMN	1	/* column names */
+#define NAT_ITEMS_SORT_KEY	2	/* {column, direction, nulls} */
+#define NAT_ITEMS_ROW		3	/* rows: objects of column values */
+#define NAT_ITEMS_VALUE		4	/* any value bound to a placeholder */
+
 typedef struct ToolParam
 {
 	const char *name;
@@ -148,8 +155,12 @@ typedef struct ToolParam
 	int		   *default_setting;	/* or: the setting whose value is the
 									 * default (clamped to the maximum) */
 	const char *examples_json;	/* JSON array text, or NULL */
-	const char *items_schema;	/* JSON Schema text of array items */
-	const char *object_schema;	/* extra JSON Schema keys for objects */
+	int			items;			/* NAT_ITEMS_*: what an array holds */
+	/* an object of column values: also taken as [{column, value}, ...] */
+	bool		pairs;
+	/* the description in formats without open objects (openai_strict,
+	 * gemini), where the object shape is not declared; NULL: the same */
+	const char *closed_description;
 	/* size limits (0: none), shown as maxLength / maxItems / maxProperties */
 	int			max_length;		/* characters of a string */
 	int			max_items;		/* items of an array */
@@ -186,6 +197,7 @@ extern const char *nat_closest_tool_name(const char *name);
 /* ---- in args.c: argument validation and access ---- */
 
 extern void nat_validate_args(const ToolDef *tool, Jsonb *args);
+extern Jsonb *nat_normalize_args(const ToolDef *tool, Jsonb *args);
 extern JsonbValue *nat_arg_value(Jsonb *args, const char *name);
 extern JsonbValue *nat_arg(struct ToolCall *call, const char *name);
 extern char *nat_arg_string(struct ToolCall *call, const char *name);

@@ -18,10 +18,6 @@
 
 #include "neon_ai_tools.h"
 
-/* a column name in a list: NAT_MAX_IDENTIFIER at most */
-#define NAT_COLUMN_ITEMS_SCHEMA \
-	"{\"type\":\"string\",\"minLength\":1,\"maxLength\":63}"
-
 #define NAT_PARAM_TABLE(what) \
 	{ \
 		.name = "table", \
@@ -38,6 +34,7 @@
 		.types = NAT_JSON_OBJECT | NAT_JSON_STRING, \
 		.description = "Which rows " what ". Recommended: an object, e.g. {\"status\": \"active\", \"age\": {\"gt\": 18}}, with operators eq, neq, gt, gte, lt, lte, in, not_in, like, ilike, is_null, between, contains and nested and/or/not lists (at most 32 levels deep, at most 10000 values in one in/not_in list, at most 10000 conditions and list values in all). Or a SQL condition string over the table's columns, e.g. \"age > 18 AND status = 'active'\" (comparisons, LIKE, IN, BETWEEN, IS NULL, AND/OR/NOT and a few built-in functions; no subqueries).", \
 		.examples_json = "[{\"status\": \"active\", \"age\": {\"gte\": 18}}, {\"or\": [{\"role\": \"admin\"}, {\"id\": {\"in\": [1, 2]}}]}, \"age > 18 AND status = 'active'\"]", \
+		.closed_description = "Which rows " what ", as a SQL condition over the table's columns, e.g. \"age > 18 AND status = 'active'\" (comparisons, LIKE, IN, BETWEEN, IS NULL, AND/OR/NOT and a few built-in functions; no subqueries).", \
 		.max_length = NAT_MAX_WHERE_SQL, \
 		.validate = nat_validate_where, \
 	}
@@ -79,7 +76,7 @@
 		.name = "returning", \
 		.types = NAT_JSON_ARRAY | NAT_JSON_STRING, \
 		.description = "Columns of the changed rows to return, as a list or a comma-separated string; all columns by default (so generated ids and defaults come back), [] for none.", \
-		.items_schema = NAT_COLUMN_ITEMS_SCHEMA, \
+		.items = NAT_ITEMS_COLUMN, \
 		.examples_json = "[[\"id\"], \"id, status\", []]", \
 		.max_length = NAT_MAX_COLUMN_LIST, \
 		.max_items = NAT_MAX_COLUMNS, \

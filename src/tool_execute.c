@@ -46,6 +46,7 @@ static const ToolParam execute_params[] = {
 		.types = NAT_JSON_ARRAY,
 		.description = "Values for $1, $2, ... in order; each is converted to the type PostgreSQL infers for its placeholder; null is SQL NULL.",
 		.examples_json = "[[42], [\"shipped\", 7], [null, \"2024-01-01\"]]",
+		.items = NAT_ITEMS_VALUE,
 		.max_items = NAT_MAX_PARAMS,
 	},
 	{

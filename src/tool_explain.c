@@ -39,6 +39,7 @@ static const ToolParam explain_params[] = {
 		.types = NAT_JSON_ARRAY,
 		.description = "Values for $1, $2, ... in order, one for each placeholder: the plan depends on them.",
 		.examples_json = "[[42]]",
+		.items = NAT_ITEMS_VALUE,
 		.max_items = NAT_MAX_PARAMS,
 	},
 	{

@@ -36,7 +36,7 @@ static const ToolParam select_params[] = {
 		.name = "columns",
 		.types = NAT_JSON_ARRAY | NAT_JSON_STRING,
 		.description = "Columns to return, as a list or a comma-separated string; all columns when omitted.",
-		.items_schema = NAT_COLUMN_ITEMS_SCHEMA,
+		.items = NAT_ITEMS_COLUMN,
 		.max_length = NAT_MAX_COLUMN_LIST,
 		.max_items = NAT_MAX_COLUMNS,
 		.examples_json = "[[\"id\", \"name\"], \"id, name\"]",
@@ -47,7 +47,7 @@ static const ToolParam select_params[] = {
 		.name = "order_by",
 		.types = NAT_JSON_ARRAY | NAT_JSON_STRING,
 		.description = "Sort order: a list of {column, direction, nulls}, or a string like \"created_at desc, id\".",
-		.items_schema = "{\"type\":\"object\",\"properties\":{\"column\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":63},\"direction\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"],\"default\":\"asc\"},\"nulls\":{\"type\":\"string\",\"enum\":[\"first\",\"last\"]}},\"required\":[\"column\"],\"additionalProperties\":false}",
+		.items = NAT_ITEMS_SORT_KEY,
 		.examples_json = "[[{\"column\": \"created_at\", \"direction\": \"desc\"}], \"created_at desc, id\"]",
 		.max_length = NAT_MAX_SORT_LIST,
 		.max_items = NAT_MAX_COLUMNS,
@@ -159,6 +159,10 @@ nat_validate_order_by(JsonbValue *value, const char *path)
 				has_column = true;
 				continue;
 			}
+			/* null is absent, as a strict client writes it */
+			if (v.type == jbvNull &&
+				(strcmp(key, "direction") == 0 || strcmp(key, "nulls") == 0))
+				continue;
 			if (strcmp(key, "direction") == 0)
 				allowed = direction_values;
 			else if (strcmp(key, "nulls") == 0)
@@ -292,8 +296,10 @@ deparse_order_by(StringInfo buf, ToolCall *call, Oid relid)
 			JsonbValue *nulls = getKeyJsonValueFromContainer(item->val.binary.data, "nulls", 5, NULL);
 
 			deparse_sort_key(buf, relid, nat_json_value_text(column),
-							 direction ? nat_json_value_text(direction) : NULL,
-							 nulls ? nat_json_value_text(nulls) : NULL,
+							 direction && direction->type == jbvString ?
+							 nat_json_value_text(direction) : NULL,
+							 nulls && nulls->type == jbvString ?
+							 nat_json_value_text(nulls) : NULL,
 							 psprintf("%s.column", path));
 		}
 	}

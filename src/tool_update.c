@@ -35,6 +35,8 @@ static const ToolParam update_params[] = {
 		.description = "New values by column name, e.g. {\"status\": \"shipped\", \"qty\": 5}; values are converted to the column types, null sets NULL.",
 		.examples_json = "[{\"status\": \"shipped\"}, {\"qty\": 5, \"note\": null}]",
 		.max_properties = NAT_MAX_SET_COLUMNS,
+		.pairs = true,
+		.closed_description = "New values, as a list of {column, value} pairs, e.g. [{\"column\": \"status\", \"value\": \"shipped\"}]; values are converted to the column types, null sets NULL.",
 		.validate = validate_set,
 	},
 	NAT_PARAM_WHERE("to change"),

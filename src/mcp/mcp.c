@@ -209,7 +209,11 @@ handle_tools_list(json_object *id, json_object *params)
 	json_object *response;
 	double		start = now_ms();
 
-	mcp_db_query("SELECT l::text, jsonb_typeof(l) FROM ai_tool_list('mcp') l",
+	/* outputSchema came with 2025-06-18, as structuredContent did */
+	mcp_db_query(strcmp(session_revision(), "2025-06-18") >= 0 ?
+				 "SELECT l::text, jsonb_typeof(l) FROM ai_tool_list('mcp') l" :
+				 "SELECT l::text, jsonb_typeof(l) FROM (SELECT coalesce(jsonb_agg(t - 'outputSchema' ORDER BY n), '[]') l"
+				 " FROM jsonb_array_elements(ai_tool_list('mcp')) WITH ORDINALITY e(t, n)) s",
 				 0, NULL, &db);
 	if (db.status == MCP_DB_OK &&
 		(db.values[0] == NULL || db.values[1] == NULL ||

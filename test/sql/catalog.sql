@@ -1,4 +1,4 @@
--- ai_tool_list(): the catalog in its four formats
+-- ai_tool_list(): the catalog in its formats (each format's own rules: catalog_formats)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS neon_ai_tools;
 RESET client_min_messages;
@@ -33,7 +33,7 @@ FROM jsonb_array_elements(ai_tool_list()) t;
 -- openai: {"type":"function","function":{name,description,parameters}}
 SELECT t->>'type' AS type,
        (SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys(t->'function') k) AS function_keys,
-       t->'function'->'parameters' = (SELECT n->'parameters' FROM jsonb_array_elements(ai_tool_list()) n WHERE n->>'name' = t->'function'->>'name') AS same_schema
+       t->'function'->'parameters' = (SELECT n->'input_schema' FROM jsonb_array_elements(ai_tool_list('anthropic')) n WHERE n->>'name' = t->'function'->>'name') AS same_schema
 FROM jsonb_array_elements(ai_tool_list('openai')) t;
 
 -- anthropic: {name, description, input_schema}

@@ -27,10 +27,11 @@ FROM jsonb_array_elements(ai_tool_list()) t, jsonb_each(t -> 'parameters' -> 'pr
 WHERE p.value ?| ARRAY['maxLength', 'maxItems', 'maxProperties'] OR p.value -> 'items' ? 'maxLength'
 ORDER BY 1, 2;
 SELECT f AS format,
-       count(*) FILTER (WHERE s::text LIKE '%"maxLength"%') AS with_max_length,
-       count(*) FILTER (WHERE s::text LIKE '%"maxItems"%') AS with_max_items
-FROM unnest(ARRAY['native', 'openai', 'anthropic', 'mcp']) f,
-     jsonb_array_elements(ai_tool_list(f)) s
+       count(*) FILTER (WHERE p::text LIKE '%"maxLength"%') AS with_max_length,
+       count(*) FILTER (WHERE p::text LIKE '%"maxItems"%') AS with_max_items
+FROM unnest(ARRAY['native', 'openai', 'openai_strict', 'anthropic', 'mcp', 'gemini']) f,
+     jsonb_array_elements(ai_tool_list(f)) s,
+     coalesce(s->'parameters', s->'function'->'parameters', s->'input_schema', s->'inputSchema') p
 GROUP BY f ORDER BY f;
 
 -- names: 63 bytes pass, 64 are refused, not truncated

@@ -410,6 +410,13 @@ transcript_ok($node, 'batch');
 		'tools/list is exactly ai_tool_list(\'mcp\')');
 	ok(!(grep { ($_->{inputSchema}{type} // '') ne 'object' } @$sql),
 		'every tool has an object inputSchema');
+
+	# outputSchema came with 2025-06-18, as structuredContent did
+	($rc, $out) = run_mcp([$connstr],
+		jsonl(initialize(1, '2025-03-26'), { jsonrpc => '2.0', id => 2, method => 'tools/list' }));
+	my $old = by_id(2, answers($out))->{result}{tools};
+	is_deeply($old, [ map { my %t = %$_; delete $t{outputSchema}; \%t } @$sql ],
+		'2025-03-26: tools/list is ai_tool_list(\'mcp\') without outputSchema');
 }
 
 # --- revision negotiation ---------------------------------------------------------------

@@ -89,6 +89,9 @@ await check('tools/list gives every tool with a JSON Schema', async () => {
     assert.equal(typeof t.inputSchema.properties, 'object', `${t.name}: has properties`);
     assert.equal(typeof t.description, 'string');
     assert.equal(typeof t.annotations.readOnlyHint, 'boolean', `${t.name}: annotations`);
+    // the envelope schema: the SDK then checks every answer's
+    // structuredContent against it in callTool()
+    assert.equal(t.outputSchema?.type, 'object', `${t.name}: outputSchema`);
   }
 });
 
