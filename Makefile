@@ -73,7 +73,7 @@ $(OBJS): $(wildcard src/*.h)
 
 # The MCP catalog's outputSchema is the envelope schema, whose one copy is
 # test/envelope/response.schema.json: made into a C header at build time.
-src/registry.o: src/envelope_schema.h
+src/registry.o src/registry.bc: src/envelope_schema.h
 src/envelope_schema.h: test/envelope/response.schema.json scripts/schema-header.pl
 	perl $(srcdir)/scripts/schema-header.pl $< > $@.tmp && mv $@.tmp $@
 EXTRA_CLEAN += src/envelope_schema.h
