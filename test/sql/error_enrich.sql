@@ -79,6 +79,39 @@ FROM call('explain_query', '{"sql": "select * from secret"}') AS a;
 RESET ROLE;
 -- as a superuser, who sees both, the suggestion names both
 SELECT call('execute_sql', '{"sql": "select * from peeple"}') ->> 'suggestion' AS suggestion;
+-- an error that arrives after the call's deadline (the code caught the
+-- cancel, then failed): no did-you-mean, whose scan of pg_class would run
+-- past the deadline with the timer disarmed; the pattern's advice instead
+CREATE FUNCTION late_missing_table() RETURNS int LANGUAGE plpgsql AS $f$
+DECLARE
+  t timestamptz := clock_timestamp();
+BEGIN
+  -- the first round only prepares the RAISE's expressions: past the
+  -- deadline, planning one would be refused with the cancel
+  FOR i IN 1..2 LOOP
+    BEGIN
+      IF i = 2 THEN
+        BEGIN
+          LOOP
+            EXIT WHEN clock_timestamp() > t + interval '60 s';
+          END LOOP;
+        EXCEPTION WHEN query_canceled THEN
+          NULL;
+        END;
+      END IF;
+      RAISE EXCEPTION USING ERRCODE = 'undefined_table',
+        MESSAGE = 'relation "peeple" does not exist';
+    EXCEPTION WHEN undefined_table THEN
+      IF i = 2 THEN
+        RAISE;
+      END IF;
+    END;
+  END LOOP;
+  RETURN 0;
+END $f$;
+SELECT a ->> 'errorType' AS "errorType", a -> 'affected_resources' AS affected,
+       a ->> 'suggestion' AS suggestion
+FROM call('execute_sql', '{"sql": "select late_missing_table()", "timeout_ms": 200}') AS a;
 
 -- create table on an existing table names it (42P07)
 SELECT jsonb_pretty(call('execute_sql', '{"sql": "create table people (id int)"}'));
