@@ -215,6 +215,22 @@ SELECT a -> 'affected_resources' AS affected, a -> 'details' AS details,
        jsonb_path_exists(a, 'strict $.** ? (@ == "")') AS has_empty
 FROM call('execute_sql', '{"sql": "DO $x$ BEGIN RAISE EXCEPTION ''boom'' USING HINT = '''', COLUMN = ''c'', TABLE = '''', CONSTRAINT = ''k''; END $x$"}') AS a;
 SELECT ai_error_info('') AS empty_message;
+-- RAISE naming a constraint of another kind than its SQLSTATE says (a
+-- "foreign key" error naming a primary key, which references no table):
+-- the answer explains nothing from the catalog (it looked up the
+-- referenced table of OID 0 and crashed the server), as an agent role
+SET ROLE regress_enr_agent;
+SELECT a ->> 'errorType' AS "errorType", a ->> 'error_type' AS error_type,
+       a -> 'affected_resources' AS affected, a ->> 'suggestion' AS suggestion
+FROM call('execute_sql', '{"sql": "DO $x$ BEGIN RAISE EXCEPTION ''boom'' USING ERRCODE = ''23503'', SCHEMA = ''enr_test'', TABLE = ''people'', CONSTRAINT = ''people_pkey''; END $x$"}') AS a;
+SELECT a ->> 'errorType' AS "errorType", a ->> 'error_type' AS error_type,
+       a -> 'affected_resources' AS affected, a ->> 'suggestion' AS suggestion
+FROM call('execute_sql', '{"sql": "DO $x$ BEGIN RAISE EXCEPTION ''boom'' USING ERRCODE = ''23514'', SCHEMA = ''enr_test'', TABLE = ''people'', CONSTRAINT = ''people_pkey''; END $x$"}') AS a;
+-- the same with the right kind is explained as a real violation is
+SELECT a ->> 'errorType' AS "errorType", a ->> 'error_type' AS error_type,
+       a -> 'affected_resources' AS affected, a ->> 'suggestion' AS suggestion
+FROM call('execute_sql', '{"sql": "DO $x$ BEGIN RAISE EXCEPTION ''boom'' USING ERRCODE = ''23505'', SCHEMA = ''enr_test'', TABLE = ''people'', CONSTRAINT = ''people_pkey''; END $x$"}') AS a;
+RESET ROLE;
 
 -- ---------------------------------------------------------------------
 -- an empty tool name: a valid envelope (tool is never empty), with the
