@@ -37,6 +37,7 @@
 
 #include "neon_ai_tools.h"
 #include "utils/elog.h"
+#include "utils/timestamp.h"
 
 /*
  * Does list already name s, as it is or qualified ("s.t" names "t")?
@@ -89,18 +90,21 @@ merge_names(List **list, List *more, const char *table)
 
 /*
  * "Did you mean ...?" for a table that does not exist: the closest names
- * the role may use (none it could not see), or NULL.
+ * the role may use (none it could not see), or NULL.  The call's timer is
+ * disarmed by now, so the search stops at its deadline: an error that
+ * came late is answered without the suggestion rather than late.
  */
 static char *
-closest_tables_suggestion(List *affected)
+closest_tables_suggestion(List *affected, ToolCall *call)
 {
 	List	   *close;
 	StringInfoData buf;
 	ListCell   *lc;
 
-	if (affected == NIL)
+	if (affected == NIL || call->deadline == 0 ||
+		GetCurrentTimestamp() >= call->deadline)
 		return NULL;
-	close = nat_closest_tables(linitial(affected));
+	close = nat_closest_tables(linitial(affected), call->deadline);
 	if (close == NIL)
 		return NULL;
 	initStringInfo(&buf);
@@ -197,5 +201,5 @@ nat_enrich_error(const ErrorFacts *facts, ErrorEnrichment *en)
 	/* 4: a live call knows which tables the role may use instead */
 	if (call && edata && en->suggestion == NULL &&
 		edata->sqlerrcode == ERRCODE_UNDEFINED_TABLE)
-		en->suggestion = closest_tables_suggestion(info.affected_resources);
+		en->suggestion = closest_tables_suggestion(info.affected_resources, call);
 }

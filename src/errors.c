@@ -445,6 +445,29 @@ constraint_columns(HeapTuple tuple, Oid relid, List **names)
 }
 
 /*
+ * Is a constraint of kind contype one that raises sqlerrcode?  The fields
+ * of an error are whatever its raiser put there (RAISE ... USING
+ * CONSTRAINT, TABLE, SCHEMA), so a "foreign key" error may name a primary
+ * key, which has no referenced table.
+ */
+static bool
+constraint_raises(char contype, int sqlerrcode)
+{
+	switch (sqlerrcode)
+	{
+		case ERRCODE_UNIQUE_VIOLATION:
+			return contype == CONSTRAINT_UNIQUE || contype == CONSTRAINT_PRIMARY;
+		case ERRCODE_EXCLUSION_VIOLATION:
+			return contype == CONSTRAINT_EXCLUSION;
+		case ERRCODE_FOREIGN_KEY_VIOLATION:
+			return contype == CONSTRAINT_FOREIGN;
+		case ERRCODE_CHECK_VIOLATION:
+			return contype == CONSTRAINT_CHECK;
+	}
+	return true;				/* the others are not explained by kind */
+}
+
+/*
  * Explain a constraint violation (class 23) from the catalog: the
  * constraint's columns join affected_resources, a foreign key blocking a
  * delete names the referencing table in dependencies, and the suggestion
@@ -487,6 +510,11 @@ nat_explain_constraint_error(ErrorData *edata, ToolCall *call, List **affected,
 	if (!HeapTupleIsValid(tuple))
 		return;
 	con = (Form_pg_constraint) GETSTRUCT(tuple);
+	if (!constraint_raises(con->contype, edata->sqlerrcode))
+	{
+		ReleaseSysCache(tuple);
+		return;
+	}
 	table = quote_qualified_identifier(edata->schema_name, edata->table_name);
 	columns = constraint_columns(tuple, relid, &names);
 	if (columns == NULL)
@@ -522,8 +550,12 @@ nat_explain_constraint_error(ErrorData *edata, ToolCall *call, List **affected,
 			}
 			else
 			{
-				char	   *referenced = nat_relation_display_name(con->confrelid);
+				char	   *referenced;
 
+				/* dropped since the error: say nothing */
+				if (get_rel_name(con->confrelid) == NULL)
+					break;
+				referenced = nat_relation_display_name(con->confrelid);
 				*affected = lappend(*affected, referenced);
 				*suggestion = psprintf("The value of %s must match an existing row of %s; insert that row first or use an existing key.",
 									   columns, referenced);

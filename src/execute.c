@@ -240,6 +240,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 	{
 		const ToolDef *tool;
 		int			nest;
+		int			timeout_ms;
 
 		nat_check_connection();
 		tool = call->tool = find_available_tool(name);
@@ -253,6 +254,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		nest = NewGUCNestLevel();
 		apply_call_settings(call);
 		nat_timer_arm(call->timeout_ms);
+		call->deadline = nat_timer_deadline(&timeout_ms);
 		nat_guard_begin(call->read_only, callcxt);	/* after: reads the deadline */
 
 		nat_response_begin(call);

@@ -385,7 +385,7 @@ extern char *nat_read_identifier(const char **p, bool *quoted);
 extern void nat_check_identifier(const char *name, int len, const char *path);
 extern char *nat_relation_display_name(Oid relid);
 extern bool nat_relation_visible_to_caller(Oid relid, Oid nspid);
-extern List *nat_closest_tables(const char *name);
+extern List *nat_closest_tables(const char *name, TimestampTz stop_at);
 pg_noreturn extern void nat_throw_no_privilege(Oid relid, const char *path) pg_attribute_noreturn();
 extern bool nat_hint_is_shareable(const char *hint, const char *sql);
 extern Oid	nat_resolve_call_table(struct ToolCall *call);
@@ -459,6 +459,7 @@ typedef struct ToolCall
 	MemoryContext cxt;			/* lives until the answer is built */
 	instr_time	start;
 	int			timeout_ms;		/* effective, after clamping */
+	TimestampTz deadline;		/* when the timer fires; 0 until armed */
 	bool		read_only;		/* run with transaction_read_only = on */
 	bool		timed_out;		/* our timer ended the call */
 	bool		dry_run;		/* roll back the call's work at the end */

@@ -185,8 +185,14 @@ default_suggestion(ToolCall *call, const char *error_type,
 		return call->table ?
 			psprintf("Other objects depend on %s (see details.detail); change or drop them first: tools never cascade.", call->table) :
 			pstrdup("Other objects depend on this one (see details.detail); change or drop them first: tools never cascade.");
-	/* 25006 on a standby is the server's, not the call's (unless the role is read-only) */
-	if (strcmp(error_type, "read_only_violation") == 0 && RecoveryInProgress() && !nat_read_only)
+	/*
+	 * 25006 on a standby is the server's, unless the call runs read-only
+	 * (the tool, the role or read_only): then the call refused it, as on a
+	 * primary, and may well be allowed without read_only (a volatile
+	 * function that only reads).
+	 */
+	if (strcmp(error_type, "read_only_violation") == 0 && RecoveryInProgress() &&
+		!nat_read_only && !call->read_only)
 		return pstrdup(NAT_STANDBY_SUGGESTION);
 	if (strcmp(error_type, "read_only_violation") == 0)
 		return pstrdup("This call runs read-only, so nothing may be written; read the data instead, or use a write tool if one is enabled.");

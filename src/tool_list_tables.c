@@ -120,16 +120,37 @@ const ToolDef nat_tool_list_tables = {
  * shards (one its pg_dist_partition lists), whose local table stays empty
  * whatever it holds.  The Citus test is generated only where that catalog
  * exists.
+ *
+ * A partitioned table holds no rows itself, and autovacuum never analyzes
+ * it (only its partitions), so its own reltuples stays -1 unless someone
+ * runs ANALYZE on it: its estimate is the sum of its leaf partitions'
+ * (those analyzed), found through pg_inherits rather than
+ * pg_partition_tree(), which would lock every partition.
  */
 void
 nat_append_estimated_rows(StringInfo sql)
 {
-	appendStringInfoString(sql, "CASE WHEN c.reltuples OPERATOR(pg_catalog.>=) '0'");
+	appendStringInfoString(sql, "CASE");
 	if (OidIsValid(get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE)))
 		appendStringInfoString(sql,
-							   " AND NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p"
-							   " WHERE p.logicalrelid::pg_catalog.oid OPERATOR(pg_catalog.=) c.oid)");
-	appendStringInfoString(sql, " THEN c.reltuples::pg_catalog.int8 END");
+							   " WHEN EXISTS (SELECT FROM pg_catalog.pg_dist_partition p"
+							   " WHERE p.logicalrelid::pg_catalog.oid OPERATOR(pg_catalog.=) c.oid) THEN NULL");
+	appendStringInfoString(sql,
+						   " WHEN c.relkind OPERATOR(pg_catalog.=) 'p' THEN COALESCE(("
+						   "WITH RECURSIVE tree(relid) AS ("
+						   "SELECT i.inhrelid FROM pg_catalog.pg_inherits i"
+						   " WHERE i.inhparent OPERATOR(pg_catalog.=) c.oid"
+						   " UNION ALL SELECT i.inhrelid FROM pg_catalog.pg_inherits i, tree"
+						   " WHERE i.inhparent OPERATOR(pg_catalog.=) tree.relid)"
+						   " SELECT pg_catalog.sum(l.reltuples::pg_catalog.float8)::pg_catalog.int8"
+						   " FROM tree, pg_catalog.pg_class l"
+						   " WHERE l.oid OPERATOR(pg_catalog.=) tree.relid"
+						   " AND l.relkind OPERATOR(pg_catalog.<>) 'p'"
+						   " AND l.reltuples OPERATOR(pg_catalog.>=) '0'),"
+						   " CASE WHEN c.reltuples OPERATOR(pg_catalog.>=) '0'"
+						   " THEN c.reltuples::pg_catalog.int8 END)"
+						   " WHEN c.reltuples OPERATOR(pg_catalog.>=) '0'"
+						   " THEN c.reltuples::pg_catalog.int8 END");
 }
 
 /*

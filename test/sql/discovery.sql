@@ -248,6 +248,26 @@ FROM jsonb_array_elements(call('list_tables', '{"schema": "disc_est"}') -> 'data
 DROP TABLE pg_catalog.pg_dist_partition;
 SELECT jsonb_path_query_array(call('list_tables', '{"schema": "disc_est"}'), '$.data[*].estimated_rows') AS estimates;
 SELECT call('describe_table', '{"table": "disc_est.est_dist"}') -> 'data' -> 0 -> 'estimated_rows' AS described;
+-- a partitioned table: autovacuum analyzes its partitions, never the
+-- table itself, so its estimate is the sum of its analyzed leaf
+-- partitions' (sub-partitions included), null while none is analyzed
+CREATE TABLE disc_est.est_parted (id int, region text) PARTITION BY LIST (region);
+CREATE TABLE disc_est.est_parted_eu PARTITION OF disc_est.est_parted FOR VALUES IN ('eu')
+  WITH (autovacuum_enabled = off);
+CREATE TABLE disc_est.est_parted_us PARTITION OF disc_est.est_parted FOR VALUES IN ('us')
+  PARTITION BY RANGE (id);
+CREATE TABLE disc_est.est_parted_us_low PARTITION OF disc_est.est_parted_us FOR VALUES FROM (0) TO (1000)
+  WITH (autovacuum_enabled = off);
+CREATE TABLE disc_est.est_parted_us_high PARTITION OF disc_est.est_parted_us FOR VALUES FROM (1000) TO (MAXVALUE)
+  WITH (autovacuum_enabled = off);
+INSERT INTO disc_est.est_parted SELECT g, 'eu' FROM generate_series(1, 30) g;
+INSERT INTO disc_est.est_parted SELECT g, 'us' FROM generate_series(990, 1010) g;
+SELECT call('list_tables', '{"schema": "disc_est", "pattern": "est_parted"}') -> 'data' -> 0 -> 'estimated_rows' AS listed;
+ANALYZE disc_est.est_parted_eu;
+SELECT call('list_tables', '{"schema": "disc_est", "pattern": "est_parted"}') -> 'data' -> 0 -> 'estimated_rows' AS listed;
+ANALYZE disc_est.est_parted_us_low, disc_est.est_parted_us_high;
+SELECT call('list_tables', '{"schema": "disc_est", "pattern": "est_parted"}') -> 'data' -> 0 -> 'estimated_rows' AS listed,
+       call('describe_table', '{"table": "disc_est.est_parted"}') -> 'data' -> 0 -> 'estimated_rows' AS described;
 SET client_min_messages = warning;
 DROP SCHEMA disc_est CASCADE;
 RESET client_min_messages;

@@ -79,6 +79,39 @@ FROM call('explain_query', '{"sql": "select * from secret"}') AS a;
 RESET ROLE;
 -- as a superuser, who sees both, the suggestion names both
 SELECT call('execute_sql', '{"sql": "select * from peeple"}') ->> 'suggestion' AS suggestion;
+-- an error that arrives after the call's deadline (the code caught the
+-- cancel, then failed): no did-you-mean, whose scan of pg_class would run
+-- past the deadline with the timer disarmed; the pattern's advice instead
+CREATE FUNCTION late_missing_table() RETURNS int LANGUAGE plpgsql AS $f$
+DECLARE
+  t timestamptz := clock_timestamp();
+BEGIN
+  -- the first round only prepares the RAISE's expressions: past the
+  -- deadline, planning one would be refused with the cancel
+  FOR i IN 1..2 LOOP
+    BEGIN
+      IF i = 2 THEN
+        BEGIN
+          LOOP
+            EXIT WHEN clock_timestamp() > t + interval '60 s';
+          END LOOP;
+        EXCEPTION WHEN query_canceled THEN
+          NULL;
+        END;
+      END IF;
+      RAISE EXCEPTION USING ERRCODE = 'undefined_table',
+        MESSAGE = 'relation "peeple" does not exist';
+    EXCEPTION WHEN undefined_table THEN
+      IF i = 2 THEN
+        RAISE;
+      END IF;
+    END;
+  END LOOP;
+  RETURN 0;
+END $f$;
+SELECT a ->> 'errorType' AS "errorType", a -> 'affected_resources' AS affected,
+       a ->> 'suggestion' AS suggestion
+FROM call('execute_sql', '{"sql": "select late_missing_table()", "timeout_ms": 200}') AS a;
 
 -- create table on an existing table names it (42P07)
 SELECT jsonb_pretty(call('execute_sql', '{"sql": "create table people (id int)"}'));
@@ -182,6 +215,22 @@ SELECT a -> 'affected_resources' AS affected, a -> 'details' AS details,
        jsonb_path_exists(a, 'strict $.** ? (@ == "")') AS has_empty
 FROM call('execute_sql', '{"sql": "DO $x$ BEGIN RAISE EXCEPTION ''boom'' USING HINT = '''', COLUMN = ''c'', TABLE = '''', CONSTRAINT = ''k''; END $x$"}') AS a;
 SELECT ai_error_info('') AS empty_message;
+-- RAISE naming a constraint of another kind than its SQLSTATE says (a
+-- "foreign key" error naming a primary key, which references no table):
+-- the answer explains nothing from the catalog (it looked up the
+-- referenced table of OID 0 and crashed the server), as an agent role
+SET ROLE regress_enr_agent;
+SELECT a ->> 'errorType' AS "errorType", a ->> 'error_type' AS error_type,
+       a -> 'affected_resources' AS affected, a ->> 'suggestion' AS suggestion
+FROM call('execute_sql', '{"sql": "DO $x$ BEGIN RAISE EXCEPTION ''boom'' USING ERRCODE = ''23503'', SCHEMA = ''enr_test'', TABLE = ''people'', CONSTRAINT = ''people_pkey''; END $x$"}') AS a;
+SELECT a ->> 'errorType' AS "errorType", a ->> 'error_type' AS error_type,
+       a -> 'affected_resources' AS affected, a ->> 'suggestion' AS suggestion
+FROM call('execute_sql', '{"sql": "DO $x$ BEGIN RAISE EXCEPTION ''boom'' USING ERRCODE = ''23514'', SCHEMA = ''enr_test'', TABLE = ''people'', CONSTRAINT = ''people_pkey''; END $x$"}') AS a;
+-- the same with the right kind is explained as a real violation is
+SELECT a ->> 'errorType' AS "errorType", a ->> 'error_type' AS error_type,
+       a -> 'affected_resources' AS affected, a ->> 'suggestion' AS suggestion
+FROM call('execute_sql', '{"sql": "DO $x$ BEGIN RAISE EXCEPTION ''boom'' USING ERRCODE = ''23505'', SCHEMA = ''enr_test'', TABLE = ''people'', CONSTRAINT = ''people_pkey''; END $x$"}') AS a;
+RESET ROLE;
 
 -- ---------------------------------------------------------------------
 -- an empty tool name: a valid envelope (tool is never empty), with the

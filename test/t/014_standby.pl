@@ -35,6 +35,8 @@ $primary->safe_psql(
 	GRANT SELECT, INSERT, UPDATE, DELETE ON items TO agent, reader;
 	CREATE FUNCTION add_item(i int) RETURNS int LANGUAGE sql
 		AS $$ INSERT INTO items VALUES (i, 'added') RETURNING id $$;
+	CREATE FUNCTION count_items() RETURNS bigint VOLATILE LANGUAGE sql
+		AS $$ SELECT count(*) FROM items $$;
 });
 $primary->backup('base');
 
@@ -154,6 +156,28 @@ foreach my $case (
 		q({"sql": "INSERT INTO items VALUES (3, 'x')", "read_only": true}));
 	is($r->{errorType}, 'read_only_violation', 'standby, read_only call: refused');
 	like($r->{suggestion}, qr/^This call is read-only/, 'standby, read_only call: its own advice');
+}
+
+# a read-only call that refuses a volatile function (which only reads) is
+# refused by the call, as on the primary: not the standby's advice, since
+# the same call without read_only reads on the standby
+foreach my $case (
+	[ 'execute_sql', '{"sql": "SELECT count_items() AS n", "read_only": true}' ],
+	[ 'explain_query', '{"sql": "SELECT count_items() AS n", "analyze": true}' ])
+{
+	my ($tool, $args) = @$case;
+	my $r = call($standby, $tool, $args);
+	is_deeply(
+		[ $r->{errorType}, $r->{sqlState}, $r->{error} ],
+		[ 'read_only_violation', '25006', 'function count_items() is not allowed in a read-only tool call' ],
+		"standby, read-only $tool: a volatile function is refused by the call");
+	unlike($r->{suggestion}, qr/standby/,
+		"standby, read-only $tool: the call's advice, not the standby's");
+}
+{
+	my $r = call($standby, 'execute_sql', '{"sql": "SELECT count_items() AS n"}');
+	is_deeply($r->{data}, [ { n => 2 } ],
+		'standby: the same function without read_only reads');
 }
 
 # --- reading on the standby -----------------------------------------------------------
