@@ -197,7 +197,9 @@ SELECT a ->> 'errorType' AS "errorType", a ->> 'error' AS error,
        a ->> 'suggestion' AS suggestion,
        (a - 'details')::text LIKE '%hunter2%' AS leaks
 FROM call('execute_sql', '{"sql": "select raise_as(''could not connect to server at postgresql://bob:hunter2@db.internal:5432/app: Connection refused'', ''08001'')"}') AS a;
--- a bound value is in PostgreSQL's message, never in the enriched fields
+-- a bound value is in PostgreSQL's message only, not in the enriched
+-- fields (unless the error names it as an object: $1::regclass names the
+-- relation the agent passed, back to the agent that passed it)
 SELECT a ->> 'errorType' AS "errorType", a ->> 'suggestion' AS suggestion,
        (a - 'error')::text LIKE '%s3cr3tvalue%' AS value_echoed
 FROM call('execute_sql', '{"sql": "select $1::int", "params": ["s3cr3tvalue"]}') AS a;
