@@ -1601,27 +1601,20 @@ generic_suggestion(ErrorCategory cat, bool class_only)
 }
 
 /*
- * The suggestion and suggested actions for what a pattern found.
+ * Advice on rows referenced or referencing, dependent objects.
  */
-static void
-advise(Advice advice, Dialect dialect, Found *f, char **suggestion,
-	   List **actions)
+static char *
+advise_references(Advice advice, Dialect dialect, Found *f, List **actions)
 {
 	char	   *a = first(f->objects);
 	char	   *d = first(f->dependencies);
 	char	   *r = first(f->referenced);
 	char	   *k = f->columns != NIL ? qlist(f->columns) : NULL;
 	char	   *c = f->constraint;
-	const char *kind = f->kind ? f->kind : "table";
 	char	   *s = NULL;
-	char	   *who;
-	char	   *where;
 
 	switch (advice)
 	{
-		case ADV_NONE:
-			break;
-
 		case ADV_FK_REFERENCED:
 			{
 				/*
@@ -1704,6 +1697,26 @@ advise(Advice advice, Dialect dialect, Found *f, char **suggestion,
 			*actions = lappend(*actions, pstrdup("Drop or change the dependent objects first, then retry."));
 			break;
 
+		default:
+			break;
+	}
+	return s;
+}
+
+/*
+ * Advice on unique, not-null, check constraints and views' check options.
+ */
+static char *
+advise_constraint(Advice advice, Dialect dialect, Found *f, List **actions)
+{
+	char	   *a = first(f->objects);
+	char	   *k = f->columns != NIL ? qlist(f->columns) : NULL;
+	char	   *c = f->constraint;
+	char	   *s = NULL;
+	char	   *where;
+
+	switch (advice)
+	{
 		case ADV_UNIQUE:
 			where = a ? psprintf(" in %s", qn(a)) : "";
 			/* MySQL names a key (index), the others a constraint */
@@ -1747,6 +1760,26 @@ advise(Advice advice, Dialect dialect, Found *f, char **suggestion,
 						 a ? qn(a) : "");
 			break;
 
+		default:
+			break;
+	}
+	return s;
+}
+
+/*
+ * Advice on the statement itself: syntax, names that do not exist or already do.
+ */
+static char *
+advise_statement(Advice advice, Dialect dialect, Found *f, List **actions)
+{
+	char	   *a = first(f->objects);
+	char	   *k = f->columns != NIL ? qlist(f->columns) : NULL;
+	char	   *c = f->constraint;
+	const char *kind = f->kind ? f->kind : "table";
+	char	   *s = NULL;
+
+	switch (advice)
+	{
 		case ADV_SYNTAX:
 			if (f->token != NULL && f->token[0] != '\0')
 			{
@@ -1805,6 +1838,26 @@ advise(Advice advice, Dialect dialect, Found *f, char **suggestion,
 				s = psprintf("An index or key named %s already exists; choose another name.", qn(c));
 			break;
 
+		default:
+			break;
+	}
+	return s;
+}
+
+/*
+ * Advice on privileges, ownership, row-level security, read-only servers.
+ */
+static char *
+advise_privilege(Advice advice, Dialect dialect, Found *f, List **actions)
+{
+	char	   *a = first(f->objects);
+	char	   *k = f->columns != NIL ? qlist(f->columns) : NULL;
+	const char *kind = f->kind ? f->kind : "table";
+	char	   *s = NULL;
+	char	   *who;
+
+	switch (advice)
+	{
 		case ADV_PERMISSION:
 			if (a)
 			{
@@ -1879,6 +1932,25 @@ advise(Advice advice, Dialect dialect, Found *f, char **suggestion,
 				pstrdup("The server is a read-only hot standby (recovery in progress): run writes on the primary server, and use this one for reads.");
 			break;
 
+		default:
+			break;
+	}
+	return s;
+}
+
+/*
+ * Advice on authentication and connections.
+ */
+static char *
+advise_connection(Advice advice, Dialect dialect, Found *f, List **actions)
+{
+	char	   *a = first(f->objects);
+	char	   *s = NULL;
+	char	   *who;
+	char	   *where;
+
+	switch (advice)
+	{
 		case ADV_AUTH:
 			who = account(f, dialect);
 			s = psprintf("Authentication failed%s: check the user name and its password or other credentials in the connection settings.",
@@ -1918,6 +1990,23 @@ advise(Advice advice, Dialect dialect, Found *f, char **suggestion,
 			s = pstrdup("The connection to the server was lost: reconnect and retry, and check whether the last statement took effect before repeating a write.");
 			break;
 
+		default:
+			break;
+	}
+	return s;
+}
+
+/*
+ * Advice on timeouts and transactions rolled back.
+ */
+static char *
+advise_transaction(Advice advice, Dialect dialect, Found *f, List **actions)
+{
+	char	   *a = first(f->objects);
+	char	   *s = NULL;
+
+	switch (advice)
+	{
 		case ADV_TIMEOUT:
 			s = psprintf("The statement ran too long and was stopped. Narrow the filter, lower the limit, or raise %s.",
 						 timeout_setting(dialect));
@@ -1954,6 +2043,24 @@ advise(Advice advice, Dialect dialect, Found *f, char **suggestion,
 			s = pstrdup("The server rolled the transaction back. Retry the whole transaction from the start.");
 			break;
 
+		default:
+			break;
+	}
+	return s;
+}
+
+/*
+ * Advice on exhausted resources, values the columns refuse, Citus distribution columns.
+ */
+static char *
+advise_value(Advice advice, Dialect dialect, Found *f, List **actions)
+{
+	char	   *a = first(f->objects);
+	char	   *k = f->columns != NIL ? qlist(f->columns) : NULL;
+	char	   *s = NULL;
+
+	switch (advice)
+	{
 		case ADV_CONNECTIONS:
 			s = psprintf("The server has no free connection slots%s. Close idle connections or retry later.",
 						 f->user && f->kind ? psprintf(" for %s %s", f->kind, qn(f->user)) : "");
@@ -2004,6 +2111,93 @@ advise(Advice advice, Dialect dialect, Found *f, char **suggestion,
 						 a ? psprintf(" %s", qn(a)) : "s");
 			*actions = lappend(*actions, pstrdup("Give the distribution column a non-null value in every row."));
 			*actions = lappend(*actions, pstrdup("Find the table's distribution column in the citus_tables view (column distribution_column)."));
+			break;
+
+		default:
+			break;
+	}
+	return s;
+}
+
+/*
+ * The suggestion and suggested actions for what a pattern found.
+ */
+static void
+advise(Advice advice, Dialect dialect, Found *f, char **suggestion,
+	   List **actions)
+{
+	char	   *s = NULL;
+
+	switch (advice)
+	{
+		case ADV_NONE:
+			break;
+
+		case ADV_FK_REFERENCED:
+		case ADV_FK_MISSING:
+		case ADV_FK_DROP:
+		case ADV_DEPENDENT:
+			s = advise_references(advice, dialect, f, actions);
+			break;
+
+		case ADV_UNIQUE:
+		case ADV_NOT_NULL:
+		case ADV_NO_DEFAULT:
+		case ADV_CHECK:
+		case ADV_CHECK_OPTION:
+			s = advise_constraint(advice, dialect, f, actions);
+			break;
+
+		case ADV_SYNTAX:
+		case ADV_SYNTAX_END:
+		case ADV_AMBIGUOUS:
+		case ADV_NO_TABLE:
+		case ADV_NO_COLUMN:
+		case ADV_EXISTS:
+		case ADV_EXISTS_KEY:
+			s = advise_statement(advice, dialect, f, actions);
+			break;
+
+		case ADV_PERMISSION:
+		case ADV_GRANT:
+		case ADV_DB_DENIED:
+		case ADV_PRIVILEGE_NEEDED:
+		case ADV_OWNER:
+		case ADV_RLS:
+		case ADV_READ_ONLY:
+		case ADV_STANDBY:
+			s = advise_privilege(advice, dialect, f, actions);
+			break;
+
+		case ADV_AUTH:
+		case ADV_NO_ROLE:
+		case ADV_HBA:
+		case ADV_CONNECT:
+		case ADV_DNS:
+		case ADV_LOST:
+			s = advise_connection(advice, dialect, f, actions);
+			break;
+
+		case ADV_TIMEOUT:
+		case ADV_LOCK_TIMEOUT:
+		case ADV_TRX_TIMEOUT:
+		case ADV_IDLE_TIMEOUT:
+		case ADV_SERIALIZATION:
+		case ADV_DEADLOCK:
+		case ADV_ROLLED_BACK:
+			s = advise_transaction(advice, dialect, f, actions);
+			break;
+
+		case ADV_CONNECTIONS:
+		case ADV_MEMORY:
+		case ADV_DISK:
+		case ADV_TOO_LONG:
+		case ADV_BAD_VALUE:
+		case ADV_OUT_OF_RANGE:
+		case ADV_DIVISION:
+		case ADV_DIST_UPDATE:
+		case ADV_DIST_NULL:
+			s = advise_value(advice, dialect, f, actions);
 			break;
 	}
 	*suggestion = s;
