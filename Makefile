@@ -23,6 +23,10 @@ TAP_TESTS = 1
 PROVE_TESTS = $(sort $(wildcard test/t/*.pl))
 
 PG_CFLAGS = -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wno-sign-compare
+# A local that shadows another of a compatible type is an error waiting to
+# happen: PostgreSQL 16 and later build with this warning; so do we, with a
+# compiler that has it (gcc; clang's own -Wshadow is stricter still).
+PG_CFLAGS += $(shell $(CC) -Werror -Wshadow=compatible-local -E -x c /dev/null >/dev/null 2>&1 && echo -Wshadow=compatible-local)
 PG_CPPFLAGS = -I$(srcdir)/src
 
 EXTRA_CLEAN = results regression.diffs regression.out tmp_check
