@@ -5,7 +5,6 @@
 #   make prove_installcheck       TAP suites (test/t/*.pl), own clusters
 
 EXTENSION = neon_ai_tools
-EXTVERSION = $(shell grep default_version $(EXTENSION).control | sed -e "s/default_version[[:space:]]*=[[:space:]]*'\([^']*\)'/\1/")
 
 MODULE_big = neon_ai_tools
 OBJS = $(patsubst %.c,%.o,$(wildcard src/*.c))

@@ -39,8 +39,6 @@
 
 #include "compat.h"
 
-#define NAT_VERSION "0.1"
-
 /* ---- in guc.c: settings (see README "Settings") ---- */
 
 typedef enum NatRequireSsl
@@ -529,9 +527,7 @@ extern char *nat_format_elapsed(instr_time start);
 
 extern List *nat_parse_statements(const char *sql, const char *path);
 extern char *nat_statement_text(const char *sql, RawStmt *rs);
-extern int	nat_statement_offset(const char *sql, RawStmt *rs);
 extern const char *nat_statement_tag(RawStmt *rs);
-extern bool nat_explain_analyzes(ExplainStmt *explain);
 extern void nat_check_statement(RawStmt *rs, bool read_only, const char *path);
 extern void nat_check_query_functions(Query *query, bool read_only,
 									  const char *path);
