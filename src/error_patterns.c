@@ -1773,7 +1773,7 @@ analyze(const char *text, ParsedCode *pc, bool find_code_in_text,
 		collect(an);
 	}
 	/* PostgreSQL's "Perhaps you meant ..." is the best suggestion there is */
-	if (an->hint && strncmp(an->hint, "Perhaps you meant", 17) == 0)
+	if (an->hint && NAT_IS_DID_YOU_MEAN(an->hint))
 		an->suggestion = an->hint;
 	an->generic = generic_suggestion(an->cat, pat == NULL && !strong);
 }

@@ -112,8 +112,10 @@ struct ToolCall;
 #define NAT_MAX_TABLE_NAME		(2 * NAT_MAX_QUOTED_IDENTIFIER + 1)
 #define NAT_MAX_COLUMNS			1664	/* MaxTupleAttributeNumber */
 #define NAT_MAX_COLUMN_LIST		(NAT_MAX_COLUMNS * (NAT_MAX_QUOTED_IDENTIFIER + 2))
-/* a sort key may add " DESC NULLS FIRST" (17 characters) to its name */
-#define NAT_MAX_SORT_LIST		(NAT_MAX_COLUMNS * (NAT_MAX_QUOTED_IDENTIFIER + 2 + 17))
+/* a sort key is a name and at most " DESC NULLS FIRST" */
+#define NAT_SORT_KEY_SUFFIX		" DESC NULLS FIRST"
+#define NAT_MAX_SORT_KEY		(NAT_MAX_QUOTED_IDENTIFIER + (int) sizeof(NAT_SORT_KEY_SUFFIX) - 1)
+#define NAT_MAX_SORT_LIST		(NAT_MAX_COLUMNS * (NAT_MAX_SORT_KEY + 2))
 #define NAT_MAX_SET_COLUMNS		1600	/* MaxHeapAttributeNumber */
 #define NAT_MAX_SQL				65536	/* characters of an agent's statement */
 #define NAT_MAX_WHERE_SQL		16384	/* characters of a where condition */
@@ -288,6 +290,14 @@ typedef struct ErrorTextInfo
 
 /* bytes of an error text that are read (ai_error_info, message patterns) */
 #define NAT_ERROR_TEXT_READ		16384
+
+/*
+ * How PostgreSQL's hint for a misspelt name begins ("Perhaps you meant to
+ * reference the column ..."): such a hint is the best suggestion there is.
+ */
+#define NAT_DID_YOU_MEAN		"Perhaps you meant"
+#define NAT_IS_DID_YOU_MEAN(hint) \
+	(strncmp((hint), NAT_DID_YOU_MEAN, sizeof(NAT_DID_YOU_MEAN) - 1) == 0)
 
 extern void nat_analyze_error_text(const char *message, int64 unread,
 								   const char *code, const char *given_type,
