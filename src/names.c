@@ -788,13 +788,3 @@ nat_resolve_call_table(ToolCall *call)
 	call->table = nat_relation_display_name(relid);
 	return relid;
 }
-
-/*
- * "schema.table", each part quoted only if needed.
- */
-char *
-nat_relation_display_name(Oid relid)
-{
-	return quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
-									  get_rel_name(relid));
-}

@@ -250,6 +250,7 @@ extern char *nat_clip(const char *value);
 extern char *nat_clip_len(const char *value, int len);
 extern char *nat_clip_quoted(const char *text);
 extern bool nat_exceeds_chars(const char *value, int len, int limit);
+extern char *nat_relation_display_name(Oid relid);
 
 typedef struct ErrorCategory
 {
@@ -391,7 +392,6 @@ extern AttrNumber nat_resolve_column(Oid relid, const char *name, const char *pa
 extern List *nat_split_top_level(const char *text, char sep);
 extern char *nat_read_identifier(const char **p, bool *quoted);
 extern void nat_check_identifier(const char *name, int len, const char *path);
-extern char *nat_relation_display_name(Oid relid);
 extern bool nat_relation_visible_to_caller(Oid relid, Oid nspid);
 extern List *nat_closest_tables(const char *name);
 pg_noreturn extern void nat_throw_no_privilege(Oid relid, const char *path) pg_attribute_noreturn();
