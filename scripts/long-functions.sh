@@ -16,7 +16,7 @@ FNR == 1 { inbody = 0; cand = ""; }
 /^[A-Za-z_][A-Za-z0-9_]*\(/ { if (!inbody) { cand = $0; candline = FNR } }
 /^\{/ { if (!inbody && cand != "") { inbody = 1; name = cand; start = candline } next }
 /^\}/ { if (inbody) { inbody = 0; cand = ""; n = FNR - start + 1;
-		sub(/\(.*/, "", name); printf "%d %s:%d %s\n", n, FILENAME, start, name } }
+        sub(/\(.*/, "", name); printf "%d %s:%d %s\n", n, FILENAME, start, name } }
 ' "$@" | sort -rn | awk -v limit="$limit" '$1 > limit')
 [ -n "$out" ] || exit 0
 echo "$out"
