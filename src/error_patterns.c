@@ -1002,7 +1002,7 @@ generic_suggestion(ErrorCategory cat, bool class_only)
 		return pstrdup("A column named in the statement does not exist; check the name and list the table's columns.");
 	if (strcmp(t, "syntax_error") == 0)
 		return pstrdup("Fix the SQL syntax and retry.");
-	if (strcmp(t, CV) == 0)
+	if (strcmp(t, VIOLATION) == 0)
 	{
 		/* a class-level code (23000) does not say which constraint */
 		if (class_only)
