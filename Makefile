@@ -5,7 +5,6 @@
 #   make prove_installcheck       TAP suites (test/t/*.pl), own clusters
 
 EXTENSION = neon_ai_tools
-EXTVERSION = $(shell grep default_version $(EXTENSION).control | sed -e "s/default_version[[:space:]]*=[[:space:]]*'\([^']*\)'/\1/")
 
 MODULE_big = neon_ai_tools
 OBJS = $(patsubst %.c,%.o,$(wildcard src/*.c))
@@ -23,6 +22,10 @@ TAP_TESTS = 1
 PROVE_TESTS = $(sort $(wildcard test/t/*.pl))
 
 PG_CFLAGS = -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wno-sign-compare
+# A local that shadows another of a compatible type is an error waiting to
+# happen: PostgreSQL 16 and later build with this warning; so do we, with a
+# compiler that has it (gcc; clang's own -Wshadow is stricter still).
+PG_CFLAGS += $(shell $(CC) -Werror -Wshadow=compatible-local -E -x c /dev/null >/dev/null 2>&1 && echo -Wshadow=compatible-local)
 PG_CPPFLAGS = -I$(srcdir)/src
 
 EXTRA_CLEAN = results regression.diffs regression.out tmp_check
@@ -77,6 +80,30 @@ src/registry.o src/registry.bc: src/envelope_schema.h
 src/envelope_schema.h: test/envelope/response.schema.json scripts/schema-header.pl
 	perl $(srcdir)/scripts/schema-header.pl $< > $@.tmp && mv $@.tmp $@
 EXTRA_CLEAN += src/envelope_schema.h
+
+# pgindent, as PostgreSQL indents its own sources, with PostgreSQL's
+# typedefs (`pg_config --sharedir`/typedefs.list) and ours (typedefs.list,
+# made by scripts/typedefs.sh).  Debian ships pgindent, pg_bsd_indent and
+# the typedefs beside pg_config in postgresql-server-dev-17 and -18, not in
+# -15 (bookworm's separate pg-bsd-indent is 2.1.1, older than pgindent
+# wants, and there is no pgindent): with 15, name a later pg_config, e.g.
+#     make pgindent PG_CONFIG=/usr/lib/postgresql/17/bin/pg_config
+# PGINDENT_OPTS=--diff (or --check) shows what would change, changing
+# nothing.
+PGINDENT ?= $(shell $(PG_CONFIG) --bindir)/pgindent
+PG_BSD_INDENT ?= $(shell $(PG_CONFIG) --bindir)/pg_bsd_indent
+PG_TYPEDEFS ?= $(shell $(PG_CONFIG) --sharedir)/typedefs.list
+PGINDENT_FILES = $(filter-out %/envelope_schema.h,$(sort $(wildcard $(srcdir)/src/*.[ch] $(srcdir)/src/mcp/*.[ch])))
+
+.PHONY: pgindent
+pgindent:
+	@test -x "$(PGINDENT)" -a -x "$(PG_BSD_INDENT)" -a -f "$(PG_TYPEDEFS)" || { \
+	  echo "pgindent, pg_bsd_indent or typedefs.list not found beside $(PG_CONFIG):"; \
+	  echo "they come with later versions (Debian: postgresql-server-dev-17 and -18);"; \
+	  echo "run make pgindent PG_CONFIG=/path/to/a/later/pg_config"; exit 1; }
+	cat "$(PG_TYPEDEFS)" $(srcdir)/typedefs.list > pgindent-typedefs.list
+	"$(PGINDENT)" --indent="$(PG_BSD_INDENT)" --typedefs=pgindent-typedefs.list $(PGINDENT_OPTS) $(PGINDENT_FILES); \
+	  rc=$$?; rm -f pgindent-typedefs.list; exit $$rc
 
 # The TAP suites alone; "make installcheck" runs pg_regress and then these.
 # They start their own clusters, so they need no running server.

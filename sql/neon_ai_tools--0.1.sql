@@ -35,3 +35,15 @@ LANGUAGE C STABLE PARALLEL SAFE;
 
 COMMENT ON FUNCTION ai_error_info(text, text) IS
 'classifies an error text from PostgreSQL, MySQL or SeekDB/OceanBase (code: SQLSTATE, MySQL error number or ORA- code) into the error answer of ai_tool_call, with passwords masked';
+
+-- The session's plan cache (README, "Plan cache"): what it keeps and how
+-- often a kept plan was reused.  Per backend, so PARALLEL RESTRICTED: a
+-- worker's cache is not the session's.
+CREATE FUNCTION ai_tool_plan_cache_stats(OUT plans int4, OUT bytes int8,
+    OUT hits int8, OUT misses int8, OUT evictions int8)
+RETURNS record
+AS 'MODULE_PATHNAME', 'ai_tool_plan_cache_stats'
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION ai_tool_plan_cache_stats() IS
+'the session''s plan cache: plans kept, bytes they hold, and since the session began the lookups that reused a kept plan (hits) or prepared one (misses), and the plans evicted';

@@ -231,7 +231,7 @@ validate_param(const ToolParam *param, JsonbValue *value, const char *path)
 {
 	const char *type = nat_json_type_name(value);
 	int			mask = 0;
-	int64		i;
+	int64		integer;
 
 	switch (value->type)
 	{
@@ -243,7 +243,7 @@ validate_param(const ToolParam *param, JsonbValue *value, const char *path)
 			break;
 		case jbvNumeric:
 			mask = NAT_JSON_NUMBER;
-			if (json_integer_value(value, &i))
+			if (json_integer_value(value, &integer))
 				mask |= NAT_JSON_INTEGER;
 			break;
 		case jbvBinary:
@@ -296,12 +296,12 @@ validate_param(const ToolParam *param, JsonbValue *value, const char *path)
 	{
 		int64		maximum;
 
-		/* i was set when the mask was */
-		if (param->has_minimum && i < param->minimum)
+		/* integer was set when the mask was */
+		if (param->has_minimum && integer < param->minimum)
 			nat_invalid_param(path, NULL,
 							  "argument \"%s\" must be at least " INT64_FORMAT,
 							  param->name, param->minimum);
-		if (param_maximum(param, &maximum) && i > maximum)
+		if (param_maximum(param, &maximum) && integer > maximum)
 			nat_invalid_param(path,
 							  psprintf("Pass at most " INT64_FORMAT ".", maximum),
 							  "argument \"%s\" must be at most " INT64_FORMAT "%s",

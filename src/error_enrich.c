@@ -187,7 +187,7 @@ nat_enrich_error(const ErrorFacts *facts, ErrorEnrichment *en)
 	}
 	/* core's "Perhaps you meant ..." hint is the best suggestion */
 	if (en->suggestion == NULL && facts->hint &&
-		strncmp(facts->hint, "Perhaps you meant", 17) == 0)
+		NAT_IS_DID_YOU_MEAN(facts->hint))
 		en->suggestion = pstrdup(facts->hint);
 
 	/* 3: the message patterns */

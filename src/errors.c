@@ -283,6 +283,18 @@ nat_clip(const char *value)
 }
 
 /*
+ * "schema.table", each part quoted only if needed: how answers and
+ * messages name a relation.  (Here rather than in names.c, whose lookups
+ * raise tool errors: errors.c depends on no other module.)
+ */
+char *
+nat_relation_display_name(Oid relid)
+{
+	return quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+									  get_rel_name(relid));
+}
+
+/*
  * Has value (len bytes) more than limit characters?  The byte length
  * settles most cases without counting.
  */

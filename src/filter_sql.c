@@ -176,6 +176,18 @@ static bool check_analysed_node(Node *node, void *context);
 static void check_operator(FilterSqlContext *ctx, Node *node, Oid opno);
 static bool function_not_allowed(Oid funcid, void *context);
 static void deparse_node(StringInfo buf, Node *node, FilterSqlContext *ctx);
+static void deparse_scalar_array_op(StringInfo buf, ScalarArrayOpExpr *saop,
+									FilterSqlContext *ctx);
+static void deparse_bool_expr(StringInfo buf, BoolExpr *b,
+							  FilterSqlContext *ctx);
+static void deparse_null_test(StringInfo buf, NullTest *nt,
+							  FilterSqlContext *ctx);
+static void deparse_boolean_test(StringInfo buf, BooleanTest *bt,
+								 FilterSqlContext *ctx);
+static void deparse_relabel(StringInfo buf, RelabelType *r,
+							FilterSqlContext *ctx);
+static void deparse_min_max_expr(StringInfo buf, MinMaxExpr *mm,
+								 FilterSqlContext *ctx);
 static void deparse_const(StringInfo buf, Const *c, FilterSqlContext *ctx);
 static void deparse_op_expr(StringInfo buf, OpExpr *op, FilterSqlContext *ctx);
 static void deparse_distinct_expr(StringInfo buf, OpExpr *op,
@@ -858,106 +870,28 @@ deparse_node(StringInfo buf, Node *node, FilterSqlContext *ctx)
 			break;
 
 		case T_ScalarArrayOpExpr:
-			{
-				ScalarArrayOpExpr *saop = (ScalarArrayOpExpr *) node;
-
-				appendStringInfoChar(buf, '(');
-				deparse_node(buf, linitial(saop->args), ctx);
-				appendStringInfoChar(buf, ' ');
-				nat_deparse_operator_name(buf, saop->opno);
-				appendStringInfoString(buf, saop->useOr ? " ANY (" : " ALL (");
-				deparse_node(buf, lsecond(saop->args), ctx);
-				appendStringInfoString(buf, "))");
-				break;
-			}
+			deparse_scalar_array_op(buf, (ScalarArrayOpExpr *) node, ctx);
+			break;
 
 		case T_BoolExpr:
-			{
-				BoolExpr   *b = (BoolExpr *) node;
-				ListCell   *lc;
-
-				if (b->boolop == NOT_EXPR)
-				{
-					appendStringInfoString(buf, "(NOT ");
-					deparse_node(buf, linitial(b->args), ctx);
-					appendStringInfoChar(buf, ')');
-					break;
-				}
-				appendStringInfoChar(buf, '(');
-				foreach(lc, b->args)
-				{
-					if (lc != list_head(b->args))
-						appendStringInfoString(buf, b->boolop == AND_EXPR ?
-											   " AND " : " OR ");
-					deparse_node(buf, lfirst(lc), ctx);
-				}
-				appendStringInfoChar(buf, ')');
-				break;
-			}
+			deparse_bool_expr(buf, (BoolExpr *) node, ctx);
+			break;
 
 		case T_NullTest:
-			{
-				NullTest   *nt = (NullTest *) node;
-
-				/* argisrow follows from the argument's type on re-parse */
-				appendStringInfoChar(buf, '(');
-				deparse_node(buf, (Node *) nt->arg, ctx);
-				appendStringInfoString(buf, nt->nulltesttype == IS_NULL ?
-									   " IS NULL)" : " IS NOT NULL)");
-				break;
-			}
+			deparse_null_test(buf, (NullTest *) node, ctx);
+			break;
 
 		case T_BooleanTest:
-			{
-				BooleanTest *bt = (BooleanTest *) node;
-				const char *test = NULL;
-
-				switch (bt->booltesttype)
-				{
-					case IS_TRUE:
-						test = " IS TRUE)";
-						break;
-					case IS_NOT_TRUE:
-						test = " IS NOT TRUE)";
-						break;
-					case IS_FALSE:
-						test = " IS FALSE)";
-						break;
-					case IS_NOT_FALSE:
-						test = " IS NOT FALSE)";
-						break;
-					case IS_UNKNOWN:
-						test = " IS UNKNOWN)";
-						break;
-					case IS_NOT_UNKNOWN:
-						test = " IS NOT UNKNOWN)";
-						break;
-				}
-				if (test == NULL)
-					elog(ERROR, "unrecognized booltesttype: %d",
-						 (int) bt->booltesttype);
-				appendStringInfoChar(buf, '(');
-				deparse_node(buf, (Node *) bt->arg, ctx);
-				appendStringInfoString(buf, test);
-				break;
-			}
+			deparse_boolean_test(buf, (BooleanTest *) node, ctx);
+			break;
 
 		case T_FuncExpr:
 			deparse_func_expr(buf, (FuncExpr *) node, ctx);
 			break;
 
 		case T_RelabelType:
-			{
-				RelabelType *r = (RelabelType *) node;
-
-				/* a polymorphic pseudo-type cannot be cast to */
-				if (get_typtype(r->resulttype) == TYPTYPE_PSEUDO)
-					deparse_node(buf, (Node *) r->arg, ctx);
-				else
-					deparse_cast(buf, (Node *) r->arg, r->resulttype,
-								 r->resulttypmod, ctx);
-				break;
-			}
+			deparse_relabel(buf, (RelabelType *) node, ctx);
+			break;
 
 		case T_CoerceViaIO:
 			{
@@ -987,15 +921,8 @@ deparse_node(StringInfo buf, Node *node, FilterSqlContext *ctx)
 			break;
 
 		case T_MinMaxExpr:
-			{
-				MinMaxExpr *mm = (MinMaxExpr *) node;
-
-				appendStringInfoString(buf, mm->op == IS_GREATEST ?
-									   "GREATEST(" : "LEAST(");
-				deparse_expr_list(buf, mm->args, ctx);
-				appendStringInfoChar(buf, ')');
-				break;
-			}
+			deparse_min_max_expr(buf, (MinMaxExpr *) node, ctx);
+			break;
 
 		case T_CaseExpr:
 			deparse_case_expr(buf, (CaseExpr *) node, ctx);
@@ -1027,6 +954,130 @@ deparse_node(StringInfo buf, Node *node, FilterSqlContext *ctx)
 			elog(ERROR, "unexpected node type in where condition: %d",
 				 (int) nodeTag(node));
 	}
+}
+
+/*
+ * deparse_scalar_array_op
+ *		"(a op ANY (array))" or "(a op ALL (array))".
+ */
+static void
+deparse_scalar_array_op(StringInfo buf, ScalarArrayOpExpr *saop,
+						FilterSqlContext *ctx)
+{
+	appendStringInfoChar(buf, '(');
+	deparse_node(buf, linitial(saop->args), ctx);
+	appendStringInfoChar(buf, ' ');
+	nat_deparse_operator_name(buf, saop->opno);
+	appendStringInfoString(buf, saop->useOr ? " ANY (" : " ALL (");
+	deparse_node(buf, lsecond(saop->args), ctx);
+	appendStringInfoString(buf, "))");
+}
+
+/*
+ * deparse_bool_expr
+ *		"(NOT a)", "(a AND b ...)" or "(a OR b ...)".
+ */
+static void
+deparse_bool_expr(StringInfo buf, BoolExpr *b, FilterSqlContext *ctx)
+{
+	ListCell   *lc;
+
+	if (b->boolop == NOT_EXPR)
+	{
+		appendStringInfoString(buf, "(NOT ");
+		deparse_node(buf, linitial(b->args), ctx);
+		appendStringInfoChar(buf, ')');
+		return;
+	}
+	appendStringInfoChar(buf, '(');
+	foreach(lc, b->args)
+	{
+		if (lc != list_head(b->args))
+			appendStringInfoString(buf, b->boolop == AND_EXPR ?
+								   " AND " : " OR ");
+		deparse_node(buf, lfirst(lc), ctx);
+	}
+	appendStringInfoChar(buf, ')');
+}
+
+/*
+ * deparse_null_test
+ *		"(a IS NULL)" or "(a IS NOT NULL)".
+ */
+static void
+deparse_null_test(StringInfo buf, NullTest *nt, FilterSqlContext *ctx)
+{
+	/* argisrow follows from the argument's type on re-parse */
+	appendStringInfoChar(buf, '(');
+	deparse_node(buf, (Node *) nt->arg, ctx);
+	appendStringInfoString(buf, nt->nulltesttype == IS_NULL ?
+						   " IS NULL)" : " IS NOT NULL)");
+}
+
+/*
+ * deparse_boolean_test
+ *		"(a IS TRUE)", "(a IS NOT UNKNOWN)", ...
+ */
+static void
+deparse_boolean_test(StringInfo buf, BooleanTest *bt, FilterSqlContext *ctx)
+{
+	const char *test = NULL;
+
+	switch (bt->booltesttype)
+	{
+		case IS_TRUE:
+			test = " IS TRUE)";
+			break;
+		case IS_NOT_TRUE:
+			test = " IS NOT TRUE)";
+			break;
+		case IS_FALSE:
+			test = " IS FALSE)";
+			break;
+		case IS_NOT_FALSE:
+			test = " IS NOT FALSE)";
+			break;
+		case IS_UNKNOWN:
+			test = " IS UNKNOWN)";
+			break;
+		case IS_NOT_UNKNOWN:
+			test = " IS NOT UNKNOWN)";
+			break;
+	}
+	if (test == NULL)
+		elog(ERROR, "unrecognized booltesttype: %d",
+			 (int) bt->booltesttype);
+	appendStringInfoChar(buf, '(');
+	deparse_node(buf, (Node *) bt->arg, ctx);
+	appendStringInfoString(buf, test);
+}
+
+/*
+ * deparse_relabel
+ *		A binary-compatible cast, written as a cast to its result type.
+ */
+static void
+deparse_relabel(StringInfo buf, RelabelType *r, FilterSqlContext *ctx)
+{
+	/* a polymorphic pseudo-type cannot be cast to */
+	if (get_typtype(r->resulttype) == TYPTYPE_PSEUDO)
+		deparse_node(buf, (Node *) r->arg, ctx);
+	else
+		deparse_cast(buf, (Node *) r->arg, r->resulttype,
+					 r->resulttypmod, ctx);
+}
+
+/*
+ * deparse_min_max_expr
+ *		"GREATEST(a, ...)" or "LEAST(a, ...)".
+ */
+static void
+deparse_min_max_expr(StringInfo buf, MinMaxExpr *mm, FilterSqlContext *ctx)
+{
+	appendStringInfoString(buf, mm->op == IS_GREATEST ?
+						   "GREATEST(" : "LEAST(");
+	deparse_expr_list(buf, mm->args, ctx);
+	appendStringInfoChar(buf, ')');
 }
 
 /*

@@ -578,6 +578,9 @@ relations_called(const char *sql, const char *refname)
 	return search.opaque ? NIL : search.relids;
 }
 
+/* how core's hint naming a column of the statement begins */
+#define COLUMN_HINT "Perhaps you meant to reference the column"
+
 /*
  * May PostgreSQL's hint be shown to the caller?  Core's "Perhaps you meant
  * to reference the column "t.c"" names columns of the tables in the
@@ -593,7 +596,7 @@ nat_hint_is_shareable(const char *hint, const char *sql)
 {
 	const char *p;
 
-	if (hint == NULL || strncmp(hint, "Perhaps you meant to reference the column", 41) != 0)
+	if (hint == NULL || strncmp(hint, COLUMN_HINT, sizeof(COLUMN_HINT) - 1) != 0)
 		return true;
 	if (sql == NULL)
 		return false;
@@ -801,14 +804,4 @@ nat_resolve_call_table(ToolCall *call)
 
 	call->table = nat_relation_display_name(relid);
 	return relid;
-}
-
-/*
- * "schema.table", each part quoted only if needed.
- */
-char *
-nat_relation_display_name(Oid relid)
-{
-	return quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
-									  get_rel_name(relid));
 }

@@ -39,8 +39,6 @@
 
 #include "compat.h"
 
-#define NAT_VERSION "0.1"
-
 /* ---- in guc.c: settings (see README "Settings") ---- */
 
 typedef enum NatRequireSsl
@@ -114,8 +112,10 @@ struct ToolCall;
 #define NAT_MAX_TABLE_NAME		(2 * NAT_MAX_QUOTED_IDENTIFIER + 1)
 #define NAT_MAX_COLUMNS			1664	/* MaxTupleAttributeNumber */
 #define NAT_MAX_COLUMN_LIST		(NAT_MAX_COLUMNS * (NAT_MAX_QUOTED_IDENTIFIER + 2))
-/* a sort key may add " DESC NULLS FIRST" (17 characters) to its name */
-#define NAT_MAX_SORT_LIST		(NAT_MAX_COLUMNS * (NAT_MAX_QUOTED_IDENTIFIER + 2 + 17))
+/* a sort key is a name and at most " DESC NULLS FIRST" */
+#define NAT_SORT_KEY_SUFFIX		" DESC NULLS FIRST"
+#define NAT_MAX_SORT_KEY		(NAT_MAX_QUOTED_IDENTIFIER + (int) sizeof(NAT_SORT_KEY_SUFFIX) - 1)
+#define NAT_MAX_SORT_LIST		(NAT_MAX_COLUMNS * (NAT_MAX_SORT_KEY + 2))
 #define NAT_MAX_SET_COLUMNS		1600	/* MaxHeapAttributeNumber */
 #define NAT_MAX_SQL				65536	/* characters of an agent's statement */
 #define NAT_MAX_WHERE_SQL		16384	/* characters of a where condition */
@@ -250,6 +250,7 @@ extern char *nat_clip(const char *value);
 extern char *nat_clip_len(const char *value, int len);
 extern char *nat_clip_quoted(const char *text);
 extern bool nat_exceeds_chars(const char *value, int len, int limit);
+extern char *nat_relation_display_name(Oid relid);
 
 typedef struct ErrorCategory
 {
@@ -290,6 +291,14 @@ typedef struct ErrorTextInfo
 
 /* bytes of an error text that are read (ai_error_info, message patterns) */
 #define NAT_ERROR_TEXT_READ		16384
+
+/*
+ * How PostgreSQL's hint for a misspelt name begins ("Perhaps you meant to
+ * reference the column ..."): such a hint is the best suggestion there is.
+ */
+#define NAT_DID_YOU_MEAN		"Perhaps you meant"
+#define NAT_IS_DID_YOU_MEAN(hint) \
+	(strncmp((hint), NAT_DID_YOU_MEAN, sizeof(NAT_DID_YOU_MEAN) - 1) == 0)
 
 extern void nat_analyze_error_text(const char *message, int64 unread,
 								   const char *code, const char *given_type,
@@ -383,7 +392,6 @@ extern AttrNumber nat_resolve_column(Oid relid, const char *name, const char *pa
 extern List *nat_split_top_level(const char *text, char sep);
 extern char *nat_read_identifier(const char **p, bool *quoted);
 extern void nat_check_identifier(const char *name, int len, const char *path);
-extern char *nat_relation_display_name(Oid relid);
 extern bool nat_relation_visible_to_caller(Oid relid, Oid nspid);
 extern List *nat_closest_tables(const char *name, TimestampTz stop_at);
 pg_noreturn extern void nat_throw_no_privilege(Oid relid, const char *path) pg_attribute_noreturn();
@@ -530,9 +538,7 @@ extern char *nat_format_elapsed(instr_time start);
 
 extern List *nat_parse_statements(const char *sql, const char *path);
 extern char *nat_statement_text(const char *sql, RawStmt *rs);
-extern int	nat_statement_offset(const char *sql, RawStmt *rs);
 extern const char *nat_statement_tag(RawStmt *rs);
-extern bool nat_explain_analyzes(ExplainStmt *explain);
 extern void nat_check_statement(RawStmt *rs, bool read_only, const char *path);
 extern void nat_check_query_functions(Query *query, bool read_only,
 									  const char *path);

@@ -41,6 +41,10 @@
  * privileges are checked when the plan is executed.  Generated SQL is
  * fully schema-qualified, so re-analysis cannot change what it means.
  *
+ * ai_tool_plan_cache_stats() shows the session's cache: how many plans it
+ * keeps and the memory they hold, and how often a kept plan was reused,
+ * one had to be prepared, and one was evicted.
+ *
  * IDENTIFICATION
  *		  src/plan_cache.c
  *
@@ -48,9 +52,11 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "common/hashfn.h"
 #include "executor/spi.h"
 #include "executor/spi_priv.h"
+#include "funcapi.h"
 #include "lib/ilist.h"
 #include "neon_ai_tools.h"
 #include "utils/hsearch.h"
@@ -84,6 +90,11 @@ static Size plan_cache_bytes = 0;
 
 /* the entry handed out last, to measure again (see the file comment) */
 static PlanCacheEntry *plan_cache_last = NULL;
+
+/* the session's counters, for ai_tool_plan_cache_stats() */
+static int64 plan_cache_hits = 0;	/* a kept plan reused */
+static int64 plan_cache_misses = 0; /* looked up, not found: prepared */
+static int64 plan_cache_evictions = 0;	/* freed to stay within the limits */
 
 static uint64
 plan_key_hash(const char *sql, int nargs, const Oid *types)
@@ -172,7 +183,10 @@ plan_cache_trim(int max_entries, Size max_bytes)
 {
 	while (!dlist_is_empty(&plan_cache_lru) &&
 		   (plan_cache_entries > max_entries || plan_cache_bytes > max_bytes))
+	{
 		plan_cache_remove(dlist_tail_element(PlanCacheEntry, lru, &plan_cache_lru));
+		plan_cache_evictions++;
+	}
 }
 
 /*
@@ -258,20 +272,20 @@ nat_prepare_cached(const char *sql, int nargs, Oid *types, NatSqlOrigin origin)
 
 	key.hash = plan_key_hash(sql, nargs, types);
 	entry = hash_search(plan_cache, &key, HASH_FIND, NULL);
+	if (entry != NULL && entry->nargs == nargs && strcmp(entry->sql, sql) == 0 &&
+		(nargs == 0 || memcmp(entry->types, types, nargs * sizeof(Oid)) == 0))
+	{
+		dlist_move_head(&plan_cache_lru, &entry->lru);
+		plan_cache_last = entry;
+		plan_cache_hits++;
+		return entry->plan;
+	}
+	plan_cache_misses++;
 	if (entry == NULL && origin == NAT_SQL_AGENT && !agent_sql_seen(key.hash))
 		return NULL;
+	/* a different statement with the same hash: do not cache it */
 	if (entry != NULL)
-	{
-		if (entry->nargs == nargs && strcmp(entry->sql, sql) == 0 &&
-			(nargs == 0 || memcmp(entry->types, types, nargs * sizeof(Oid)) == 0))
-		{
-			dlist_move_head(&plan_cache_lru, &entry->lru);
-			plan_cache_last = entry;
-			return entry->plan;
-		}
-		/* a different statement with the same hash: do not cache it */
 		return NULL;
-	}
 
 	plan = prepare(sql, nargs, types);
 	if (plan == NULL)
@@ -313,4 +327,33 @@ nat_prepare_cached(const char *sql, int nargs, Oid *types, NatSqlOrigin origin)
 	plan_cache_bytes += size;
 	plan_cache_last = entry;
 	return plan;
+}
+
+/*
+ * ai_tool_plan_cache_stats(OUT plans int4, OUT bytes int8, OUT hits int8,
+ *							OUT misses int8, OUT evictions int8) returns record
+ *
+ * The session's plan cache: the plans it keeps and the memory they hold
+ * (as last measured), and since the session began, the lookups that
+ * reused a kept plan (hits), those that found none and prepared one
+ * (misses: kept or not, a first run of an agent's statement included),
+ * and the plans freed to stay within the limits (evictions).
+ */
+PG_FUNCTION_INFO_V1(ai_tool_plan_cache_stats);
+
+Datum
+ai_tool_plan_cache_stats(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	Datum		values[5];
+	bool		nulls[5] = {0};
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	values[0] = Int32GetDatum(plan_cache_entries);
+	values[1] = Int64GetDatum((int64) plan_cache_bytes);
+	values[2] = Int64GetDatum(plan_cache_hits);
+	values[3] = Int64GetDatum(plan_cache_misses);
+	values[4] = Int64GetDatum(plan_cache_evictions);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

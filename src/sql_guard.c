@@ -34,8 +34,6 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
-#include "commands/defrem.h"
-#include "mb/pg_wchar.h"
 #include "neon_ai_tools.h"
 #include "nodes/nodeFuncs.h"
 #include "parser/analyze.h"
@@ -95,15 +93,6 @@ nat_statement_text(const char *sql, RawStmt *rs)
 }
 
 /*
- * Its 0-based character offset in sql, for re-basing error positions.
- */
-int
-nat_statement_offset(const char *sql, RawStmt *rs)
-{
-	return pg_mbstrlen_with_len(sql, rs->stmt_location);
-}
-
-/*
  * The statement's command tag, e.g. "SELECT" or "CREATE TABLE".
  */
 const char *
@@ -132,24 +121,6 @@ with_modifies_data(WithClause *with)
 			return true;
 		if (IsA(q, SelectStmt) && with_modifies_data(((SelectStmt *) q)->withClause))
 			return true;
-	}
-	return false;
-}
-
-/*
- * Is EXPLAIN's option list asking for ANALYZE?
- */
-bool
-nat_explain_analyzes(ExplainStmt *explain)
-{
-	ListCell   *lc;
-
-	foreach(lc, explain->options)
-	{
-		DefElem    *opt = lfirst_node(DefElem, lc);
-
-		if (strcmp(opt->defname, "analyze") == 0)
-			return opt->arg == NULL || defGetBoolean(opt);
 	}
 	return false;
 }

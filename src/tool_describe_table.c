@@ -171,12 +171,196 @@ append_clipped(StringInfo buf, const char *expr, int chars)
 }
 
 /*
+ * The description's "columns": those the caller has a privilege on.
+ */
+static void
+append_describe_columns(StringInfo buf)
+{
+	/* columns the caller has a privilege on, in table order */
+	appendStringInfoString(buf,
+						   " 'columns', COALESCE((SELECT pg_catalog.jsonb_agg("
+						   "pg_catalog.jsonb_build_object("
+						   "'name', a.attname::pg_catalog.text,"
+						   " 'type', pg_catalog.format_type(a.atttypid, a.atttypmod),"
+						   " 'nullable', NOT a.attnotnull,"
+						   " 'default', CASE WHEN a.attgenerated OPERATOR(pg_catalog.=) ''"
+						   " THEN ");
+	append_clipped(buf, "pg_catalog.pg_get_expr(d.adbin, d.adrelid)", DESCRIBE_TEXT_CHARS);
+	appendStringInfoString(buf, " END, 'comment', ");
+	append_clipped(buf, "pg_catalog.col_description(a.attrelid, a.attnum)", DESCRIBE_TEXT_CHARS);
+	appendStringInfoString(buf,
+						   ")"
+						   " OPERATOR(pg_catalog.||) CASE WHEN a.attgenerated OPERATOR(pg_catalog.<>) ''"
+						   " THEN pg_catalog.jsonb_build_object('generated', ");
+	append_clipped(buf, "pg_catalog.pg_get_expr(d.adbin, d.adrelid)", DESCRIBE_TEXT_CHARS);
+	appendStringInfoString(buf,
+						   ") ELSE '{}' END"
+						   " OPERATOR(pg_catalog.||) CASE WHEN a.attidentity OPERATOR(pg_catalog.=) 'a'"
+						   " THEN pg_catalog.jsonb_build_object('identity', 'always')"
+						   " WHEN a.attidentity OPERATOR(pg_catalog.=) 'd'"
+						   " THEN pg_catalog.jsonb_build_object('identity', 'by default')"
+						   " ELSE '{}' END"
+						   " OPERATOR(pg_catalog.||) CASE WHEN ");
+	append_column_grants_matter(buf);
+	appendStringInfoString(buf,
+						   " THEN pg_catalog.jsonb_build_object('privileges', pg_catalog.jsonb_build_object("
+						   "'select', pg_catalog.has_column_privilege(c.oid, a.attnum, 'SELECT'),"
+						   " 'insert', pg_catalog.has_column_privilege(c.oid, a.attnum, 'INSERT'),"
+						   " 'update', pg_catalog.has_column_privilege(c.oid, a.attnum, 'UPDATE')))"
+						   " ELSE '{}' END"
+						   " ORDER BY a.attnum)"
+						   " FROM pg_catalog.pg_attribute a"
+						   " LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid OPERATOR(pg_catalog.=) a.attrelid"
+						   " AND d.adnum OPERATOR(pg_catalog.=) a.attnum"
+						   " WHERE a.attrelid OPERATOR(pg_catalog.=) c.oid"
+						   " AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped"
+						   " AND pg_catalog.has_column_privilege(c.oid, a.attnum, " COLUMN_PRIVS ")), '[]'),");
+}
+
+/*
+ * The description's "primary_key" and "unique".
+ */
+static void
+append_describe_keys(StringInfo buf)
+{
+	/* primary key: its columns, or null */
+	appendStringInfoString(buf, " 'primary_key', (SELECT ");
+	append_key_names(buf, "con.conkey", "con.conrelid");
+	appendStringInfoString(buf,
+						   " FROM pg_catalog.pg_constraint con"
+						   " WHERE con.conrelid OPERATOR(pg_catalog.=) c.oid"
+						   " AND con.contype OPERATOR(pg_catalog.=) 'p' AND ");
+	append_keys_visible(buf, "con.conkey", "con.conrelid");
+	appendStringInfoString(buf, "),");
+
+	/* unique constraints */
+	appendStringInfoString(buf,
+						   " 'unique', COALESCE((SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object("
+						   "'name', con.conname::pg_catalog.text, 'columns', ");
+	append_key_names(buf, "con.conkey", "con.conrelid");
+	appendStringInfoString(buf,
+						   ") ORDER BY con.conname)"
+						   " FROM pg_catalog.pg_constraint con"
+						   " WHERE con.conrelid OPERATOR(pg_catalog.=) c.oid"
+						   " AND con.contype OPERATOR(pg_catalog.=) 'u' AND ");
+	append_keys_visible(buf, "con.conkey", "con.conrelid");
+	appendStringInfoString(buf, "), '[]'),");
+}
+
+/*
+ * The description's "foreign_keys" and "referenced_by".
+ */
+static void
+append_describe_foreign_keys(StringInfo buf)
+{
+	/*
+	 * Foreign keys of this table.  A foreign key to a partitioned table
+	 * also has one clone per referenced partition, on this same table:
+	 * those are left out.
+	 */
+	appendStringInfoString(buf,
+						   " 'foreign_keys', COALESCE((SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object("
+						   "'name', con.conname::pg_catalog.text, 'columns', ");
+	append_key_names(buf, "con.conkey", "con.conrelid");
+	appendStringInfoString(buf,
+						   ", 'references', pg_catalog.jsonb_build_object("
+						   "'table', pg_catalog.format('%I.%I', rn.nspname, r.relname), 'columns', ");
+	append_key_names(buf, "con.confkey", "con.confrelid");
+	appendStringInfoString(buf, "), 'on_delete', ");
+	append_fk_action(buf, "confdeltype");
+	appendStringInfoString(buf, ", 'on_update', ");
+	append_fk_action(buf, "confupdtype");
+	appendStringInfoString(buf,
+						   ") ORDER BY con.conname)"
+						   " FROM pg_catalog.pg_constraint con"
+						   " JOIN pg_catalog.pg_class r ON r.oid OPERATOR(pg_catalog.=) con.confrelid"
+						   " JOIN pg_catalog.pg_namespace rn ON rn.oid OPERATOR(pg_catalog.=) r.relnamespace"
+						   " WHERE con.conrelid OPERATOR(pg_catalog.=) c.oid"
+						   " AND con.contype OPERATOR(pg_catalog.=) 'f'"
+						   " AND NOT EXISTS (SELECT FROM pg_catalog.pg_constraint p"
+						   " WHERE p.oid OPERATOR(pg_catalog.=) con.conparentid"
+						   " AND p.conrelid OPERATOR(pg_catalog.=) con.conrelid) AND ");
+	append_keys_visible(buf, "con.conkey", "con.conrelid");
+	appendStringInfoString(buf, "), '[]'),");
+
+	/*
+	 * Foreign keys of other tables that reference this one (names only,
+	 * whatever the caller's privileges on those tables).  The constraints
+	 * a partitioned referencing table passes on to its partitions repeat
+	 * their parent: those are left out.
+	 */
+	appendStringInfoString(buf,
+						   " 'referenced_by', COALESCE((SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object("
+						   "'table', pg_catalog.format('%I.%I', rn.nspname, r.relname),"
+						   " 'constraint', con.conname::pg_catalog.text, 'columns', ");
+	append_key_names(buf, "con.conkey", "con.conrelid");
+	appendStringInfoString(buf, ", 'on_delete', ");
+	append_fk_action(buf, "confdeltype");
+	appendStringInfoString(buf,
+						   ") ORDER BY rn.nspname, r.relname, con.conname)"
+						   " FROM pg_catalog.pg_constraint con"
+						   " JOIN pg_catalog.pg_class r ON r.oid OPERATOR(pg_catalog.=) con.conrelid"
+						   " JOIN pg_catalog.pg_namespace rn ON rn.oid OPERATOR(pg_catalog.=) r.relnamespace"
+						   " WHERE con.confrelid OPERATOR(pg_catalog.=) c.oid"
+						   " AND con.contype OPERATOR(pg_catalog.=) 'f'"
+						   " AND NOT EXISTS (SELECT FROM pg_catalog.pg_constraint p"
+						   " WHERE p.oid OPERATOR(pg_catalog.=) con.conparentid"
+						   " AND p.confrelid OPERATOR(pg_catalog.=) con.confrelid)), '[]'),");
+}
+
+/*
+ * The description's "indexes" and "checks".
+ */
+static void
+append_describe_indexes(StringInfo buf)
+{
+	/*
+	 * Indexes over visible columns; an index with expressions or a
+	 * predicate only if every column is visible (they may name any).
+	 */
+	appendStringInfoString(buf,
+						   " 'indexes', COALESCE((SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object("
+						   "'name', ic.relname::pg_catalog.text,"
+						   " 'definition', ");
+	append_clipped(buf, "pg_catalog.pg_get_indexdef(i.indexrelid)", DESCRIBE_TEXT_CHARS);
+	appendStringInfoString(buf,
+						   ", 'unique', i.indisunique, 'primary', i.indisprimary)"
+						   " ORDER BY ic.relname)"
+						   " FROM pg_catalog.pg_index i"
+						   " JOIN pg_catalog.pg_class ic ON ic.oid OPERATOR(pg_catalog.=) i.indexrelid"
+						   " WHERE i.indrelid OPERATOR(pg_catalog.=) c.oid AND ");
+	append_keys_visible(buf, "i.indkey::pg_catalog.int2[]", "i.indrelid");
+	appendStringInfoString(buf,
+						   " AND (i.indexprs IS NULL AND i.indpred IS NULL"
+						   " OR NOT EXISTS (SELECT FROM pg_catalog.pg_attribute a"
+						   " WHERE a.attrelid OPERATOR(pg_catalog.=) c.oid"
+						   " AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped"
+						   " AND NOT pg_catalog.has_column_privilege(c.oid, a.attnum, " COLUMN_PRIVS ")))"
+						   "), '[]'),");
+
+	/* check constraints over visible columns */
+	appendStringInfoString(buf,
+						   " 'checks', COALESCE((SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object("
+						   "'name', con.conname::pg_catalog.text,"
+						   " 'definition', ");
+	append_clipped(buf, "pg_catalog.pg_get_constraintdef(con.oid)", DESCRIBE_TEXT_CHARS);
+	appendStringInfoString(buf,
+						   ") ORDER BY con.conname)"
+						   " FROM pg_catalog.pg_constraint con"
+						   " WHERE con.conrelid OPERATOR(pg_catalog.=) c.oid"
+						   " AND con.contype OPERATOR(pg_catalog.=) 'c' AND ");
+	append_keys_visible(buf, "con.conkey", "con.conrelid");
+	appendStringInfoString(buf, "), '[]'),");
+}
+
+/*
  * Generate the description query; $1 is the relation's OID.  (A simple
  * CASE compares with an unqualified "=", so every CASE here is a searched
- * one, with OPERATOR(pg_catalog.=).)
+ * one, with OPERATOR(pg_catalog.=).)  estimated_rows is the SQL expression
+ * of the table's estimated row count.
  */
 static char *
-describe_sql(void)
+build_describe_sql(const char *estimated_rows)
 {
 	StringInfoData buf;
 
@@ -193,163 +377,13 @@ describe_sql(void)
 						   " 'comment', ");
 	append_clipped(&buf, "pg_catalog.obj_description(c.oid, 'pg_class')", DESCRIBE_TEXT_CHARS);
 	appendStringInfoString(&buf, ", 'estimated_rows', ");
-	nat_append_estimated_rows(&buf);
+	appendStringInfoString(&buf, estimated_rows);
 	appendStringInfoString(&buf, ", 'rls', c.relrowsecurity,");
 
-	/* columns the caller has a privilege on, in table order */
-	appendStringInfoString(&buf,
-						   " 'columns', COALESCE((SELECT pg_catalog.jsonb_agg("
-						   "pg_catalog.jsonb_build_object("
-						   "'name', a.attname::pg_catalog.text,"
-						   " 'type', pg_catalog.format_type(a.atttypid, a.atttypmod),"
-						   " 'nullable', NOT a.attnotnull,"
-						   " 'default', CASE WHEN a.attgenerated OPERATOR(pg_catalog.=) ''"
-						   " THEN ");
-	append_clipped(&buf, "pg_catalog.pg_get_expr(d.adbin, d.adrelid)", DESCRIBE_TEXT_CHARS);
-	appendStringInfoString(&buf, " END, 'comment', ");
-	append_clipped(&buf, "pg_catalog.col_description(a.attrelid, a.attnum)", DESCRIBE_TEXT_CHARS);
-	appendStringInfoString(&buf,
-						   ")"
-						   " OPERATOR(pg_catalog.||) CASE WHEN a.attgenerated OPERATOR(pg_catalog.<>) ''"
-						   " THEN pg_catalog.jsonb_build_object('generated', ");
-	append_clipped(&buf, "pg_catalog.pg_get_expr(d.adbin, d.adrelid)", DESCRIBE_TEXT_CHARS);
-	appendStringInfoString(&buf,
-						   ") ELSE '{}' END"
-						   " OPERATOR(pg_catalog.||) CASE WHEN a.attidentity OPERATOR(pg_catalog.=) 'a'"
-						   " THEN pg_catalog.jsonb_build_object('identity', 'always')"
-						   " WHEN a.attidentity OPERATOR(pg_catalog.=) 'd'"
-						   " THEN pg_catalog.jsonb_build_object('identity', 'by default')"
-						   " ELSE '{}' END"
-						   " OPERATOR(pg_catalog.||) CASE WHEN ");
-	append_column_grants_matter(&buf);
-	appendStringInfoString(&buf,
-						   " THEN pg_catalog.jsonb_build_object('privileges', pg_catalog.jsonb_build_object("
-						   "'select', pg_catalog.has_column_privilege(c.oid, a.attnum, 'SELECT'),"
-						   " 'insert', pg_catalog.has_column_privilege(c.oid, a.attnum, 'INSERT'),"
-						   " 'update', pg_catalog.has_column_privilege(c.oid, a.attnum, 'UPDATE')))"
-						   " ELSE '{}' END"
-						   " ORDER BY a.attnum)"
-						   " FROM pg_catalog.pg_attribute a"
-						   " LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid OPERATOR(pg_catalog.=) a.attrelid"
-						   " AND d.adnum OPERATOR(pg_catalog.=) a.attnum"
-						   " WHERE a.attrelid OPERATOR(pg_catalog.=) c.oid"
-						   " AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped"
-						   " AND pg_catalog.has_column_privilege(c.oid, a.attnum, " COLUMN_PRIVS ")), '[]'),");
-
-	/* primary key: its columns, or null */
-	appendStringInfoString(&buf, " 'primary_key', (SELECT ");
-	append_key_names(&buf, "con.conkey", "con.conrelid");
-	appendStringInfoString(&buf,
-						   " FROM pg_catalog.pg_constraint con"
-						   " WHERE con.conrelid OPERATOR(pg_catalog.=) c.oid"
-						   " AND con.contype OPERATOR(pg_catalog.=) 'p' AND ");
-	append_keys_visible(&buf, "con.conkey", "con.conrelid");
-	appendStringInfoString(&buf, "),");
-
-	/* unique constraints */
-	appendStringInfoString(&buf,
-						   " 'unique', COALESCE((SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object("
-						   "'name', con.conname::pg_catalog.text, 'columns', ");
-	append_key_names(&buf, "con.conkey", "con.conrelid");
-	appendStringInfoString(&buf,
-						   ") ORDER BY con.conname)"
-						   " FROM pg_catalog.pg_constraint con"
-						   " WHERE con.conrelid OPERATOR(pg_catalog.=) c.oid"
-						   " AND con.contype OPERATOR(pg_catalog.=) 'u' AND ");
-	append_keys_visible(&buf, "con.conkey", "con.conrelid");
-	appendStringInfoString(&buf, "), '[]'),");
-
-	/*
-	 * Foreign keys of this table.  A foreign key to a partitioned table
-	 * also has one clone per referenced partition, on this same table:
-	 * those are left out.
-	 */
-	appendStringInfoString(&buf,
-						   " 'foreign_keys', COALESCE((SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object("
-						   "'name', con.conname::pg_catalog.text, 'columns', ");
-	append_key_names(&buf, "con.conkey", "con.conrelid");
-	appendStringInfoString(&buf,
-						   ", 'references', pg_catalog.jsonb_build_object("
-						   "'table', pg_catalog.format('%I.%I', rn.nspname, r.relname), 'columns', ");
-	append_key_names(&buf, "con.confkey", "con.confrelid");
-	appendStringInfoString(&buf, "), 'on_delete', ");
-	append_fk_action(&buf, "confdeltype");
-	appendStringInfoString(&buf, ", 'on_update', ");
-	append_fk_action(&buf, "confupdtype");
-	appendStringInfoString(&buf,
-						   ") ORDER BY con.conname)"
-						   " FROM pg_catalog.pg_constraint con"
-						   " JOIN pg_catalog.pg_class r ON r.oid OPERATOR(pg_catalog.=) con.confrelid"
-						   " JOIN pg_catalog.pg_namespace rn ON rn.oid OPERATOR(pg_catalog.=) r.relnamespace"
-						   " WHERE con.conrelid OPERATOR(pg_catalog.=) c.oid"
-						   " AND con.contype OPERATOR(pg_catalog.=) 'f'"
-						   " AND NOT EXISTS (SELECT FROM pg_catalog.pg_constraint p"
-						   " WHERE p.oid OPERATOR(pg_catalog.=) con.conparentid"
-						   " AND p.conrelid OPERATOR(pg_catalog.=) con.conrelid) AND ");
-	append_keys_visible(&buf, "con.conkey", "con.conrelid");
-	appendStringInfoString(&buf, "), '[]'),");
-
-	/*
-	 * Foreign keys of other tables that reference this one (names only,
-	 * whatever the caller's privileges on those tables).  The constraints
-	 * a partitioned referencing table passes on to its partitions repeat
-	 * their parent: those are left out.
-	 */
-	appendStringInfoString(&buf,
-						   " 'referenced_by', COALESCE((SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object("
-						   "'table', pg_catalog.format('%I.%I', rn.nspname, r.relname),"
-						   " 'constraint', con.conname::pg_catalog.text, 'columns', ");
-	append_key_names(&buf, "con.conkey", "con.conrelid");
-	appendStringInfoString(&buf, ", 'on_delete', ");
-	append_fk_action(&buf, "confdeltype");
-	appendStringInfoString(&buf,
-						   ") ORDER BY rn.nspname, r.relname, con.conname)"
-						   " FROM pg_catalog.pg_constraint con"
-						   " JOIN pg_catalog.pg_class r ON r.oid OPERATOR(pg_catalog.=) con.conrelid"
-						   " JOIN pg_catalog.pg_namespace rn ON rn.oid OPERATOR(pg_catalog.=) r.relnamespace"
-						   " WHERE con.confrelid OPERATOR(pg_catalog.=) c.oid"
-						   " AND con.contype OPERATOR(pg_catalog.=) 'f'"
-						   " AND NOT EXISTS (SELECT FROM pg_catalog.pg_constraint p"
-						   " WHERE p.oid OPERATOR(pg_catalog.=) con.conparentid"
-						   " AND p.confrelid OPERATOR(pg_catalog.=) con.confrelid)), '[]'),");
-
-	/*
-	 * Indexes over visible columns; an index with expressions or a
-	 * predicate only if every column is visible (they may name any).
-	 */
-	appendStringInfoString(&buf,
-						   " 'indexes', COALESCE((SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object("
-						   "'name', ic.relname::pg_catalog.text,"
-						   " 'definition', ");
-	append_clipped(&buf, "pg_catalog.pg_get_indexdef(i.indexrelid)", DESCRIBE_TEXT_CHARS);
-	appendStringInfoString(&buf,
-						   ", 'unique', i.indisunique, 'primary', i.indisprimary)"
-						   " ORDER BY ic.relname)"
-						   " FROM pg_catalog.pg_index i"
-						   " JOIN pg_catalog.pg_class ic ON ic.oid OPERATOR(pg_catalog.=) i.indexrelid"
-						   " WHERE i.indrelid OPERATOR(pg_catalog.=) c.oid AND ");
-	append_keys_visible(&buf, "i.indkey::pg_catalog.int2[]", "i.indrelid");
-	appendStringInfoString(&buf,
-						   " AND (i.indexprs IS NULL AND i.indpred IS NULL"
-						   " OR NOT EXISTS (SELECT FROM pg_catalog.pg_attribute a"
-						   " WHERE a.attrelid OPERATOR(pg_catalog.=) c.oid"
-						   " AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped"
-						   " AND NOT pg_catalog.has_column_privilege(c.oid, a.attnum, " COLUMN_PRIVS ")))"
-						   "), '[]'),");
-
-	/* check constraints over visible columns */
-	appendStringInfoString(&buf,
-						   " 'checks', COALESCE((SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object("
-						   "'name', con.conname::pg_catalog.text,"
-						   " 'definition', ");
-	append_clipped(&buf, "pg_catalog.pg_get_constraintdef(con.oid)", DESCRIBE_TEXT_CHARS);
-	appendStringInfoString(&buf,
-						   ") ORDER BY con.conname)"
-						   " FROM pg_catalog.pg_constraint con"
-						   " WHERE con.conrelid OPERATOR(pg_catalog.=) c.oid"
-						   " AND con.contype OPERATOR(pg_catalog.=) 'c' AND ");
-	append_keys_visible(&buf, "con.conkey", "con.conrelid");
-	appendStringInfoString(&buf, "), '[]'),");
+	append_describe_columns(&buf);
+	append_describe_keys(&buf);
+	append_describe_foreign_keys(&buf);
+	append_describe_indexes(&buf);
 
 	/* the caller's own privileges on the table */
 	appendStringInfoString(&buf,
@@ -376,13 +410,49 @@ describe_sql(void)
 }
 
 /*
+ * The description query, built once per backend and kept: it is the same
+ * for every table, and only the estimated row count's expression can
+ * change (it leaves out Citus's distributed tables once Citus is
+ * installed), so the text is built again only when that changes.  The
+ * text returned must not be modified or freed.
+ */
+static const char *
+describe_sql(void)
+{
+	static char *cached_sql = NULL;
+	static char *cached_estimated_rows = NULL;
+	StringInfoData estimated_rows;
+
+	initStringInfo(&estimated_rows);
+	nat_append_estimated_rows(&estimated_rows);
+	if (cached_sql == NULL ||
+		strcmp(cached_estimated_rows, estimated_rows.data) != 0)
+	{
+		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+		char	   *sql = build_describe_sql(estimated_rows.data);
+		char	   *rows = pstrdup(estimated_rows.data);
+
+		MemoryContextSwitchTo(old);
+		if (cached_sql != NULL)
+		{
+			pfree(cached_sql);
+			pfree(cached_estimated_rows);
+		}
+		cached_sql = sql;
+		cached_estimated_rows = rows;
+	}
+	pfree(estimated_rows.data);
+	return cached_sql;
+}
+
+/*
  * describe_table(table, timeout_ms)
  */
 static void
 describe_table(ToolCall *call)
 {
 	Oid			relid;
-	char	   *sql;
+	const char *sql;
 	Oid			argtypes[1] = {OIDOID};
 	Datum		values[1];
 	int			rc;

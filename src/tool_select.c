@@ -129,11 +129,11 @@ nat_validate_order_by(JsonbValue *value, const char *path)
 		{
 			/* a name, a direction and NULLS FIRST|LAST */
 			if (nat_exceeds_chars(item->val.string.val, item->val.string.len,
-								  NAT_MAX_QUOTED_IDENTIFIER + 17))
+								  NAT_MAX_SORT_KEY))
 				nat_invalid_param(itempath, "Write a sort key as \"column [asc|desc] [nulls first|last]\".",
 								  "sort key \"%s\" is longer than the limit of %d characters",
 								  nat_clip_len(item->val.string.val, item->val.string.len),
-								  NAT_MAX_QUOTED_IDENTIFIER + 17);
+								  NAT_MAX_SORT_KEY);
 			continue;
 		}
 		if (item->type != jbvBinary || !JsonContainerIsObject(item->val.binary.data))

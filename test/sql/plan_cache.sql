@@ -14,6 +14,19 @@ INSERT INTO pc_b.t VALUES (1, 'b1'), (2, 'b2');
 SELECT count(DISTINCT ai_tool_call('select_query', '{"table": "pc_a.t", "where": {"id": 3}}') - 'executionTime') AS distinct_answers
 FROM generate_series(1, 20);
 
+-- and reuses its plan: the session's counters show one statement prepared
+-- by the first call and found by the 19 others, and it is kept
+SELECT plans, hits, misses, evictions FROM ai_tool_plan_cache_stats();
+SELECT plans AS plans0, hits AS hits0, misses AS misses0 FROM ai_tool_plan_cache_stats() \gset
+SELECT count(ai_tool_call('select_query', '{"table": "pc_b.t", "where": {"v": "b2"}}')) AS calls
+FROM generate_series(1, 5);
+SELECT plans - :plans0 AS new_plans, hits - :hits0 AS reused, misses - :misses0 AS prepared,
+       bytes > 0 AS holds_memory
+FROM ai_tool_plan_cache_stats();
+-- the same shape with other values is the same statement: reused
+SELECT ai_tool_call('select_query', '{"table": "pc_b.t", "where": {"v": "b1"}}') -> 'data' AS data;
+SELECT hits - :hits0 AS reused, misses - :misses0 AS prepared FROM ai_tool_plan_cache_stats();
+
 -- a column added after the plan was cached shows up
 SELECT ai_tool_call('select_query', '{"table": "pc_a.t", "where": {"id": 3}}') -> 'data' AS before;
 ALTER TABLE pc_a.t ADD COLUMN extra int DEFAULT 7;
@@ -60,7 +73,11 @@ SET neon_ai_tools.plan_cache_size = 1;
 SELECT ai_tool_call('select_query', format('{"table": "pc_a.t", "where": {"id": %s}, "columns": ["%s"]}', 3, c)::jsonb) -> 'data' AS data
 FROM unnest(ARRAY['id', 'w', 'id', 'w']) c;
 SET neon_ai_tools.plan_cache_size = 0;
+SELECT hits AS hits0, misses AS misses0 FROM ai_tool_plan_cache_stats() \gset
 SELECT ai_tool_call('select_query', '{"table": "pc_a.t", "where": {"id": 3}}') -> 'data' AS uncached;
+SELECT ai_tool_call('select_query', '{"table": "pc_a.t", "where": {"id": 3}}') -> 'data' AS uncached;
+-- nothing kept, nothing reused
+SELECT plans, hits - :hits0 AS reused, misses - :misses0 AS looked_up FROM ai_tool_plan_cache_stats();
 RESET neon_ai_tools.plan_cache_size;
 
 -- the cache's limits are superuser-only: a role cannot raise them
@@ -106,9 +123,11 @@ SELECT * FROM pc_a.kept;
 
 -- at most plan_cache_size statements are kept, the least recently used go
 SET neon_ai_tools.plan_cache_size = 3;
+SELECT evictions AS evictions0 FROM ai_tool_plan_cache_stats() \gset
 SELECT ai_tool_call('select_query', jsonb_build_object('table', 'pc_a.probe', 'columns', jsonb_build_array(c))) -> 'data' AS data
 FROM unnest(ARRAY['a', 'b', 'c', 'd', 'e']) c;
 SELECT * FROM pc_a.kept;
+SELECT plans, evictions > :evictions0 AS evicted FROM ai_tool_plan_cache_stats();
 -- the most recent ones: columns c, d and e
 SELECT count(*) AS recent FROM pg_backend_memory_contexts
 WHERE name = 'CachedPlanSource'

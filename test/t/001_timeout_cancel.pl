@@ -79,7 +79,9 @@ $run = start_psql('own_timeout',
 finish_psql($run);
 is($run->{stdout}, "timeout\n\nalive", 'our timeout is an answer and later statements run');
 is($run->{stderr}, '', 'no error reaches the client');
-cmp_ok($run->{elapsed}, '<', 3, 'a 300 ms timeout ends the call promptly');
+# (the bounds below leave a slow machine seconds, and stay far below the
+# 20 s of the calls' own timeouts and the 30 s of the view)
+cmp_ok($run->{elapsed}, '<', 10, 'a 300 ms timeout ends the call promptly');
 
 # 3. The outer statement_timeout still cancels the statement.
 $run = start_psql('outer_timeout', $slow_call, '-c statement_timeout=400');
@@ -99,7 +101,7 @@ $run = start_psql('lock_waiter',
 finish_psql($run);
 is($run->{stdout}, 'timeout|55P03|true',
 	'a lock wait past lock_timeout is a retryable timeout answer');
-cmp_ok($run->{elapsed}, '<', 5, 'the lock wait ended at lock_timeout');
+cmp_ok($run->{elapsed}, '<', 10, 'the lock wait ended at lock_timeout');
 
 # 5. With no lock_timeout, the call's own timer interrupts the lock wait.
 $run = start_psql('lock_timer',
@@ -107,7 +109,7 @@ $run = start_psql('lock_timer',
 	'-c neon_ai_tools.lock_timeout=0');
 finish_psql($run);
 is($run->{stdout}, 'timeout|57014', 'the call timer interrupts a lock wait');
-cmp_ok($run->{elapsed}, '<', 5, 'the lock wait ended at the call timeout');
+cmp_ok($run->{elapsed}, '<', 10, 'the lock wait ended at the call timeout');
 
 # 6. A cancel during a lock wait still reaches the client.
 $run = start_psql('lock_cancel',

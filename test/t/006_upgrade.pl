@@ -82,7 +82,7 @@ foreach my $v (@versions)
 $node->safe_psql('fresh', 'DROP EXTENSION neon_ai_tools');
 is($node->safe_psql('fresh', q{
 	SELECT count(*) FROM pg_proc
-	WHERE proname IN ('ai_tool_list', 'ai_tool_call', 'ai_error_info')}),
+	WHERE proname IN ('ai_tool_list', 'ai_tool_call', 'ai_error_info', 'ai_tool_plan_cache_stats')}),
 	'0', 'DROP EXTENSION removes every function');
 is($node->safe_psql('fresh',
 		"SELECT count(*) FROM pg_extension WHERE extname = 'neon_ai_tools'"),

