@@ -1,0 +1,415 @@
+/*-------------------------------------------------------------------------
+ *
+ * rawjson.c
+ *	  A message's JSON text as the client sent it: checks json-c does not
+ *	  make, and the exact text of values inside it.
+ *
+ * json-c builds the tree the program reads, but two things must come from
+ * the text itself:
+ *
+ *	- Validity.  json-c's UTF-8 check accepts overlong forms ("\xc0\xaf"),
+ *	  UTF-16 surrogates and code points past U+10FFFF, and its strict mode
+ *	  still takes raw control characters inside strings.  mcp_json_check()
+ *	  refuses all of these, so what is echoed to stdout is valid UTF-8 and
+ *	  valid JSON.
+ *	- Exact values.  json-c keeps numbers as 64-bit integers or doubles
+ *	  (123456789012345678901234567890 becomes 18446744073709551615) and
+ *	  replaces unpaired \u surrogate escapes.  A tool's arguments and a
+ *	  request's id are therefore taken from the text (mcp_json_member()),
+ *	  not re-encoded from the tree.
+ *
+ * The span functions run only on text json-c has already accepted, but
+ * they never read past the end they are given, whatever the text.
+ *
+ * IDENTIFICATION
+ *	  src/mcp/rawjson.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "neon_ai_tools_mcp.h"
+
+static const char *skip_space(const char *p, const char *end);
+static const char *skip_string(const char *p, const char *end);
+static const char *skip_value(const char *p, const char *end);
+static bool key_equals(const char *start, const char *end, const char *key);
+static size_t utf8_sequence(const unsigned char *p, const unsigned char *end);
+
+/*
+ * Check text as UTF-8 (RFC 3629: shortest form only, no surrogates, at most
+ * U+10FFFF) and that no string holds a raw control character (RFC 8259
+ * wants them escaped).  Returns true when it is fine; otherwise sets
+ * *offset to the first offending byte and *reason to a short description.
+ * The JSON grammar itself is json-c's to check.
+ */
+bool
+mcp_json_check(const char *text, size_t len, size_t *offset,
+			   const char **reason)
+{
+	const unsigned char *start = (const unsigned char *) text;
+	const unsigned char *end = start + len;
+	const unsigned char *p = start;
+	bool		in_string = false;
+
+	while (p < end)
+	{
+		size_t		n;
+
+		if (*p < 0x80)
+		{
+			if (in_string && *p < 0x20)
+			{
+				*offset = (size_t) (p - start);
+				*reason = "unescaped control character in a string";
+				return false;
+			}
+			if (*p == '"')
+				in_string = !in_string;
+			else if (*p == '\\' && in_string && p + 1 < end && p[1] < 0x80)
+			{
+				/* an escape: the next byte neither ends nor starts anything */
+				if (p[1] < 0x20)
+				{
+					*offset = (size_t) (p + 1 - start);
+					*reason = "unescaped control character in a string";
+					return false;
+				}
+				p++;
+			}
+			p++;
+			continue;
+		}
+		n = utf8_sequence(p, end);
+		if (n == 0)
+		{
+			*offset = (size_t) (p - start);
+			*reason = "invalid UTF-8";
+			return false;
+		}
+		p += n;
+	}
+	return true;
+}
+
+/*
+ * Find the member called key in the JSON object whose text is object
+ * (object_len bytes), and set *value and *value_len to the exact text of
+ * its value.  When the key occurs more than once the last one counts, as in
+ * json-c and in PostgreSQL's jsonb.  Returns false when there is no such
+ * member (or the text is not an object).
+ */
+bool
+mcp_json_member(const char *object, size_t object_len, const char *key,
+				const char **value, size_t *value_len)
+{
+	const char *end = object + object_len;
+	const char *p = skip_space(object, end);
+	bool		found = false;
+
+	if (p >= end || *p != '{')
+		return false;
+	p = skip_space(p + 1, end);
+	if (p < end && *p == '}')
+		return false;
+	while (p < end)
+	{
+		const char *key_start = p;
+		const char *key_end;
+		const char *value_start;
+
+		if (*p != '"' || (p = skip_string(p, end)) == NULL)
+			return false;
+		key_end = p;
+		p = skip_space(p, end);
+		if (p >= end || *p != ':')
+			return false;
+		value_start = p = skip_space(p + 1, end);
+		if ((p = skip_value(p, end)) == NULL || p == value_start)
+			return false;
+		if (key_equals(key_start, key_end, key))
+		{
+			*value = value_start;
+			*value_len = (size_t) (p - value_start);
+			found = true;
+		}
+		p = skip_space(p, end);
+		if (p < end && *p == ',')
+		{
+			p = skip_space(p + 1, end);
+			continue;
+		}
+		if (p < end && *p == '}')
+			return found;
+		return false;
+	}
+	return false;
+}
+
+/*
+ * Split the text of a JSON array into the texts of its elements: returns
+ * how many there are, with their starts and lengths in freshly allocated
+ * arrays (*starts and *lens; free both), or -1 when the text is not an
+ * array.
+ */
+long
+mcp_json_elements(const char *array, size_t array_len,
+				  const char ***starts, size_t **lens)
+{
+	const char *end = array + array_len;
+	const char *p = skip_space(array, end);
+	size_t		n = 0;
+	size_t		cap = 16;
+
+	*starts = NULL;
+	*lens = NULL;
+	if (p >= end || *p != '[')
+		return -1;
+	*starts = mcp_malloc(cap * sizeof(**starts));
+	*lens = mcp_malloc(cap * sizeof(**lens));
+	p = skip_space(p + 1, end);
+	if (p < end && *p == ']')
+		return 0;
+	while (p < end)
+	{
+		const char *start = p;
+
+		if ((p = skip_value(p, end)) == NULL || p == start)
+			break;
+		if (n == cap)
+		{
+			cap *= 2;
+			*starts = mcp_realloc(*starts, cap * sizeof(**starts));
+			*lens = mcp_realloc(*lens, cap * sizeof(**lens));
+		}
+		(*starts)[n] = start;
+		(*lens)[n] = (size_t) (p - start);
+		n++;
+		p = skip_space(p, end);
+		if (p < end && *p == ',')
+		{
+			p = skip_space(p + 1, end);
+			continue;
+		}
+		if (p < end && *p == ']')
+			return (long) n;
+		break;
+	}
+	free(*starts);
+	free(*lens);
+	*starts = NULL;
+	*lens = NULL;
+	return -1;
+}
+
+/*
+ * Is text/len a JSON integer (no fraction, no exponent) within the signed
+ * 64-bit range?
+ */
+bool
+mcp_json_is_int64(const char *text, size_t len)
+{
+	const char *limit;
+	size_t		digits;
+	size_t		i;
+
+	if (len > 0 && text[0] == '-')
+	{
+		limit = "9223372036854775808";
+		text++;
+		len--;
+	}
+	else
+		limit = "9223372036854775807";
+	digits = len;
+	if (digits == 0 || (text[0] == '0' && digits > 1))
+		return false;
+	for (i = 0; i < digits; i++)
+		if (text[i] < '0' || text[i] > '9')
+			return false;
+	/* same number of digits as the limit: compare as strings */
+	return digits < strlen(limit) ||
+		(digits == strlen(limit) && memcmp(text, limit, digits) <= 0);
+}
+
+/*
+ * Does the string token text/len (quotes included) stand for valid
+ * Unicode, that is, is every \u escape of a UTF-16 surrogate part of a
+ * pair?  json-c replaces an unpaired one with U+FFFD, and many parsers
+ * refuse it.
+ */
+bool
+mcp_json_string_is_unicode(const char *text, size_t len)
+{
+	const char *end = text + len;
+	const char *p;
+	bool		need_low = false;
+
+	for (p = text; p < end; p++)
+	{
+		unsigned long code;
+		char		hex[5];
+
+		if (*p != '\\' || p + 1 >= end)
+		{
+			if (need_low)
+				return false;
+			continue;
+		}
+		if (p[1] != 'u' || end - p < 6)
+		{
+			if (need_low)
+				return false;
+			p++;				/* a one-character escape */
+			continue;
+		}
+		memcpy(hex, p + 2, 4);
+		hex[4] = '\0';
+		code = strtoul(hex, NULL, 16);
+		if (code >= 0xDC00 && code <= 0xDFFF)
+		{
+			if (!need_low)
+				return false;
+			need_low = false;
+		}
+		else if (need_low)
+			return false;
+		else if (code >= 0xD800 && code <= 0xDBFF)
+			need_low = true;
+		p += 5;
+	}
+	return !need_low;
+}
+
+/*
+ * JSON whitespace.
+ */
+static const char *
+skip_space(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/*
+ * p is at a string's opening quote; returns the position after its
+ * closing quote, or NULL when the string does not end.
+ */
+static const char *
+skip_string(const char *p, const char *end)
+{
+	for (p++; p < end; p++)
+	{
+		if (*p == '\\')
+			p++;
+		else if (*p == '"')
+			return p + 1;
+	}
+	return NULL;
+}
+
+/*
+ * p is at the start of a value; returns the position just after it, or
+ * NULL when it does not end before end.
+ */
+static const char *
+skip_value(const char *p, const char *end)
+{
+	if (p >= end)
+		return NULL;
+	if (*p == '"')
+		return skip_string(p, end);
+	if (*p == '{' || *p == '[')
+	{
+		size_t		depth = 0;
+
+		while (p < end)
+		{
+			if (*p == '"')
+			{
+				if ((p = skip_string(p, end)) == NULL)
+					return NULL;
+				continue;
+			}
+			if (*p == '{' || *p == '[')
+				depth++;
+			else if ((*p == '}' || *p == ']') && --depth == 0)
+				return p + 1;
+			p++;
+		}
+		return NULL;
+	}
+	/* a number, true, false or null: up to the next delimiter */
+	while (p < end && *p != ',' && *p != '}' && *p != ']' &&
+		   *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+		p++;
+	return p;
+}
+
+/*
+ * Does the string token start..end (quotes included) decode to key?  Keys
+ * with escapes ("argum\u0065nts") are decoded by json-c.
+ */
+static bool
+key_equals(const char *start, const char *end, const char *key)
+{
+	size_t		len = (size_t) (end - start);
+	size_t		key_len = strlen(key);
+	json_tokener *tok;
+	json_object *decoded;
+	bool		equal = false;
+
+	if (memchr(start, '\\', len) == NULL)
+		return len == key_len + 2 && memcmp(start + 1, key, key_len) == 0;
+
+	tok = json_tokener_new();
+	decoded = json_tokener_parse_ex(tok, start, (int) len);
+	if (decoded != NULL && json_object_is_type(decoded, json_type_string))
+		equal = (size_t) json_object_get_string_len(decoded) == key_len &&
+			memcmp(json_object_get_string(decoded), key, key_len) == 0;
+	json_object_put(decoded);
+	json_tokener_free(tok);
+	return equal;
+}
+
+/*
+ * The length of the well-formed UTF-8 sequence of two to four bytes at p
+ * (RFC 3629, table 3-7 of the Unicode standard), or 0 when it is not one.
+ */
+static size_t
+utf8_sequence(const unsigned char *p, const unsigned char *end)
+{
+	unsigned char lo = 0x80;
+	unsigned char hi = 0xBF;
+	size_t		n;
+	size_t		i;
+
+	if (*p >= 0xC2 && *p <= 0xDF)
+		n = 2;
+	else if (*p >= 0xE0 && *p <= 0xEF)
+	{
+		n = 3;
+		if (*p == 0xE0)
+			lo = 0xA0;			/* no overlong forms */
+		else if (*p == 0xED)
+			hi = 0x9F;			/* no surrogates */
+	}
+	else if (*p >= 0xF0 && *p <= 0xF4)
+	{
+		n = 4;
+		if (*p == 0xF0)
+			lo = 0x90;			/* no overlong forms */
+		else if (*p == 0xF4)
+			hi = 0x8F;			/* nothing past U+10FFFF */
+	}
+	else
+		return 0;				/* 80-C1 and F5-FF never start one */
+	if ((size_t) (end - p) < n || p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xBF)
+			return 0;
+	return n;
+}
