@@ -19,8 +19,16 @@
  * before the connection died, and a tool call must not run twice behind the
  * agent's back.  That call answers connection_error, saying so.
  *
- * Every statement goes through PQexecParams with bound parameters; all
- * messages taken from libpq are masked (mask.c) before anyone sees them.
+ * Every statement goes through PQexecParams with bound parameters, as an
+ * unnamed statement: nothing is kept on the server between calls (no named
+ * prepared statement, no SET, no temporary object, no lock, no LISTEN), so
+ * the program works behind a pooler in transaction mode (PgBouncer before
+ * 1.21 has no named statements there: they would land on other clients'
+ * server connections).  Parsing the small statement again costs little
+ * next to the call itself (README, "PgBouncer").  Per-call limits travel
+ * in the tool's arguments; per-role settings come from ALTER ROLE, which
+ * every server connection applies.  All messages taken from libpq are
+ * masked (mask.c) before anyone sees them.
  *
  * Failures are categorized as the extension's envelope does (README,
  * "Results"): connection_error, authentication_error, and for a failing
@@ -45,20 +53,9 @@
 
 static PGconn *conn = NULL;
 
-/*
- * The statements prepared on the current connection: each tools/call runs
- * the same SQL, so it is parsed and planned once per connection, not once
- * per call.  Forgotten whenever the connection is (re)established.
- */
-#define MCP_DB_MAX_PREPARED 8
-static const char *prepared_sql[MCP_DB_MAX_PREPARED];
-static int	prepared_count = 0;
-
 /* the server sent a FATAL notice while we were idle: it is closing */
 static bool server_closing = false;
 
-static PGresult *exec_prepared(const char *sql, int nparams,
-							   const char *const *values);
 static bool ensure_connected(McpDbResult *result);
 static bool lost_while_idle(void);
 static void log_connected(void);
@@ -67,6 +64,7 @@ static char *clean_message(const char *message);
 static void set_auth_failure(McpDbResult *result, const char *message);
 static void set_connection_failure(McpDbResult *result, const char *message);
 static void set_sql_failure(McpDbResult *result, const PGresult *res);
+static void set_protocol_failure(McpDbResult *result, const char *message);
 static bool contains(const char *haystack, const char *needle);
 
 /*
@@ -85,7 +83,7 @@ mcp_db_query(const char *sql, int nparams, const char *const *values,
 	if (!ensure_connected(result))
 		return;
 
-	res = exec_prepared(sql, nparams, values);
+	res = PQexecParams(conn, sql, nparams, NULL, values, NULL, NULL, 0);
 	if (res != NULL && PQresultStatus(res) == PGRES_TUPLES_OK &&
 		PQntuples(res) == 1 && PQnfields(res) <= MCP_DB_MAX_COLUMNS)
 	{
@@ -100,16 +98,21 @@ mcp_db_query(const char *sql, int nparams, const char *const *values,
 										 PQresultErrorMessage(res)[0] != '\0'
 										 ? PQresultErrorMessage(res)
 										 : PQerrorMessage(conn));
+		const char *sqlstate = res != NULL
+			? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+		bool		protocol = sqlstate != NULL && strcmp(sqlstate, "08P01") == 0;
 
 		mcp_log(MCP_LOG_WARNING,
 				"the database connection was lost during a statement: %s", lost);
 		PQreset(conn);
-		prepared_count = 0;
 		server_closing = false;
 		if (PQstatus(conn) == CONNECTION_OK)
 		{
 			mcp_log(MCP_LOG_WARNING, "reconnected to the database");
-			set_connection_failure(result, lost);
+			if (protocol)
+				set_protocol_failure(result, lost);
+			else
+				set_connection_failure(result, lost);
 		}
 		else
 		{
@@ -118,7 +121,10 @@ mcp_db_query(const char *sql, int nparams, const char *const *values,
 											lost, again);
 
 			mcp_log(MCP_LOG_WARNING, "could not reconnect: %s", again);
-			set_connection_failure(result, both);
+			if (protocol)
+				set_protocol_failure(result, both);
+			else
+				set_connection_failure(result, both);
 			free(both);
 			free(again);
 			PQfinish(conn);
@@ -179,32 +185,6 @@ mcp_db_disconnect(void)
  * server closed while we were idle.  Returns false with result filled in
  * (connection_error or authentication_error) when that fails.
  */
-static PGresult *
-exec_prepared(const char *sql, int nparams, const char *const *values)
-{
-	char		name[32];
-	int			i;
-
-	for (i = 0; i < prepared_count; i++)
-		if (prepared_sql[i] == sql || strcmp(prepared_sql[i], sql) == 0)
-			break;
-	snprintf(name, sizeof(name), "neon_ai_tools_mcp_%d", i);
-	if (i == prepared_count)
-	{
-		PGresult   *prep;
-
-		/* no room (cannot happen with our few statements): run it unprepared */
-		if (prepared_count == MCP_DB_MAX_PREPARED)
-			return PQexecParams(conn, sql, nparams, NULL, values, NULL, NULL, 0);
-		prep = PQprepare(conn, name, sql, nparams, NULL);
-		if (prep == NULL || PQresultStatus(prep) != PGRES_COMMAND_OK)
-			return prep;		/* the caller reports the failure */
-		PQclear(prep);
-		prepared_sql[prepared_count++] = sql;
-	}
-	return PQexecPrepared(conn, name, nparams, values, NULL, NULL, 0);
-}
-
 static bool
 ensure_connected(McpDbResult *result)
 {
@@ -219,14 +199,12 @@ ensure_connected(McpDbResult *result)
 		mcp_log(MCP_LOG_WARNING,
 				"the database connection was closed while idle; reconnecting");
 		PQreset(conn);
-		prepared_count = 0;
 	}
 	else
 	{
 		mcp_conninfo_params(&keywords, &values);
 		mcp_log(MCP_LOG_INFO, "connecting to the database");
 		conn = PQconnectdbParams(keywords, values, 1);
-		prepared_count = 0;
 		if (conn != NULL)
 			PQsetNoticeReceiver(conn, notice_receiver, NULL);
 	}
@@ -411,6 +389,28 @@ set_connection_failure(McpDbResult *result, const char *message)
 }
 
 /*
+ * Fill result for a protocol violation (08P01): the server, or a pooler in
+ * between, refused the exchange itself.  That is not a lost connection:
+ * sending the same call again meets the same refusal, so it is not
+ * retryable.  PgBouncer answers 08P01 for its own refusals too.
+ */
+static void
+set_protocol_failure(McpDbResult *result, const char *message)
+{
+	result->status = MCP_DB_SQL_ERROR;
+	result->message = mcp_strdup(message);
+	snprintf(result->sqlstate, sizeof(result->sqlstate), "08P01");
+	result->error_type = "unknown_error";
+	result->portable_type = "unknown";
+	result->retryable = false;
+	result->suggestion =
+		"The server or a connection pooler in between refused the protocol "
+		"exchange (SQLSTATE 08P01): check the pooler's settings and log "
+		"(PgBouncer in transaction mode works with this program) before "
+		"calling again.";
+}
+
+/*
  * Fill result for a statement that failed with an SQLSTATE.
  */
 static void
@@ -429,7 +429,9 @@ set_sql_failure(McpDbResult *result, const PGresult *res)
 	message = clean_message(primary);
 	snprintf(result->sqlstate, sizeof(result->sqlstate), "%s", sqlstate);
 
-	if (strncmp(sqlstate, "08", 2) == 0 || strncmp(sqlstate, "57P", 3) == 0)
+	if (strcmp(sqlstate, "08P01") == 0)
+		set_protocol_failure(result, message);
+	else if (strncmp(sqlstate, "08", 2) == 0 || strncmp(sqlstate, "57P", 3) == 0)
 		set_connection_failure(result, message);
 	else if (strncmp(sqlstate, "28", 2) == 0)
 		set_auth_failure(result, message);
@@ -446,7 +448,8 @@ set_sql_failure(McpDbResult *result, const PGresult *res)
 				"The neon_ai_tools extension is not installed in this database, or "
 				"its schema is not on the search_path: run CREATE EXTENSION "
 				"neon_ai_tools, or set search_path in the connection string "
-				"(options=-csearch_path=...).";
+				"(options=-csearch_path=...) or, behind a connection pooler, "
+				"with ALTER ROLE ... SET search_path.";
 		}
 		else if (strcmp(sqlstate, "42501") == 0)
 		{
