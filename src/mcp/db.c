@@ -19,16 +19,28 @@
  * before the connection died, and a tool call must not run twice behind the
  * agent's back.  That call answers connection_error, saying so.
  *
- * Every statement goes through PQexecParams with bound parameters, as an
- * unnamed statement: nothing is kept on the server between calls (no named
- * prepared statement, no SET, no temporary object, no lock, no LISTEN), so
- * the program works behind a pooler in transaction mode (PgBouncer before
- * 1.21 has no named statements there: they would land on other clients'
- * server connections).  Parsing the small statement again costs little
- * next to the call itself (README, "PgBouncer").  Per-call limits travel
- * in the tool's arguments; per-role settings come from ALTER ROLE, which
- * every server connection applies.  All messages taken from libpq are
- * masked (mask.c) before anyone sees them.
+ * Statements run prepared, with bound parameters, and nothing else is kept
+ * on the server between calls (no SET, no temporary object, no lock, no
+ * LISTEN): per-call limits travel in the tool's arguments, per-role
+ * settings come from ALTER ROLE, which every server connection applies.
+ * So the program works behind a pooler in transaction mode, where
+ * consecutive calls may run on different server connections and PgBouncer
+ * before 1.21 passes named statements through untracked:
+ *
+ *	- a statement's name is derived from its text (a hash), so a statement
+ *	  of that name on any server connection, prepared by any process of
+ *	  this program, is the same statement; "already exists" (42P05) when
+ *	  preparing is success;
+ *	- a Bind that finds no such statement (26000: a pooler moved us to a
+ *	  server connection that has not seen it) prepares it there and binds
+ *	  again; nothing ran, so this is safe.  After MAX_PREPARE_ATTEMPTS the
+ *	  call runs as an unnamed statement (PQexecParams), which works
+ *	  everywhere.
+ *
+ * Parsing and planning the statement on every call instead (unnamed
+ * statements only) cost about a third of the throughput of a cheap call
+ * (README, "PgBouncer"; test/bench/mcp_statements.sh).  All messages taken
+ * from libpq are masked (mask.c) before anyone sees them.
  *
  * Failures are categorized as the extension's envelope does (README,
  * "Results"): connection_error, authentication_error, and for a failing
@@ -41,7 +53,9 @@
  *
  *-------------------------------------------------------------------------
  */
+#include <inttypes.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,9 +67,23 @@
 
 static PGconn *conn = NULL;
 
+/*
+ * The statements this process has prepared since it (re)connected: they
+ * are bound directly; a statement not on the list is prepared first.
+ */
+#define MAX_PREPARED 8
+static const char *prepared_sql[MAX_PREPARED];
+static int	prepared_count = 0;
+
+/* binds that find no statement before the call runs unnamed */
+#define MAX_PREPARE_ATTEMPTS 4
+
 /* the server sent a FATAL notice while we were idle: it is closing */
 static bool server_closing = false;
 
+static PGresult *exec_statement(const char *sql, int nparams,
+								const char *const *values);
+static bool has_sqlstate(const PGresult *res, const char *sqlstate);
 static bool ensure_connected(McpDbResult *result);
 static bool lost_while_idle(void);
 static void log_connected(void);
@@ -83,7 +111,7 @@ mcp_db_query(const char *sql, int nparams, const char *const *values,
 	if (!ensure_connected(result))
 		return;
 
-	res = PQexecParams(conn, sql, nparams, NULL, values, NULL, NULL, 0);
+	res = exec_statement(sql, nparams, values);
 	if (res != NULL && PQresultStatus(res) == PGRES_TUPLES_OK &&
 		PQntuples(res) == 1 && PQnfields(res) <= MCP_DB_MAX_COLUMNS)
 	{
@@ -105,6 +133,7 @@ mcp_db_query(const char *sql, int nparams, const char *const *values,
 		mcp_log(MCP_LOG_WARNING,
 				"the database connection was lost during a statement: %s", lost);
 		PQreset(conn);
+		prepared_count = 0;
 		server_closing = false;
 		if (PQstatus(conn) == CONNECTION_OK)
 		{
@@ -181,6 +210,82 @@ mcp_db_disconnect(void)
 }
 
 /*
+ * Run sql as a prepared statement named after its text (see the head of
+ * the file).  Returns the result of the statement, or of a PQprepare that
+ * failed (the caller reports either).
+ */
+static PGresult *
+exec_statement(const char *sql, int nparams, const char *const *values)
+{
+	char		name[64];
+	uint64_t	hash = UINT64_C(14695981039346656037);
+	const unsigned char *p;
+	int			attempt;
+	bool		known;
+	int			i;
+
+	/* FNV-1a: the same text, the same name, in every process */
+	for (p = (const unsigned char *) sql; *p != '\0'; p++)
+		hash = (hash ^ *p) * UINT64_C(1099511628211);
+	snprintf(name, sizeof(name), "neon_ai_tools_mcp_%016" PRIx64, hash);
+
+	known = false;
+	for (i = 0; i < prepared_count && !known; i++)
+		known = prepared_sql[i] == sql || strcmp(prepared_sql[i], sql) == 0;
+	for (attempt = 0; attempt < MAX_PREPARE_ATTEMPTS; attempt++)
+	{
+		PGresult   *res;
+
+		if (!known)
+		{
+			PGresult   *prep = PQprepare(conn, name, sql, nparams, NULL);
+
+			if (prep == NULL ||
+				(PQresultStatus(prep) != PGRES_COMMAND_OK &&
+				 !has_sqlstate(prep, "42P05")))
+				return prep;
+			PQclear(prep);
+			/* no room (not with our two statements): prepare it every time */
+			if (prepared_count < MAX_PREPARED)
+				prepared_sql[prepared_count++] = sql;
+			known = true;
+		}
+		res = PQexecPrepared(conn, name, nparams, values, NULL, NULL, 0);
+		if (!has_sqlstate(res, "26000") ||
+			PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) == NULL ||
+			strstr(PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY), name) == NULL)
+			return res;
+		/* this server connection lacks it: a pooler moved us */
+		PQclear(res);
+		mcp_log(MCP_LOG_DEBUG, "statement %s not found; preparing it again", name);
+		for (i = 0; i < prepared_count; i++)
+			if (prepared_sql[i] == sql || strcmp(prepared_sql[i], sql) == 0)
+			{
+				prepared_sql[i] = prepared_sql[--prepared_count];
+				break;
+			}
+		known = false;
+	}
+	mcp_log(MCP_LOG_INFO, "statement %s not found after %d attempts; running it unnamed",
+			name, MAX_PREPARE_ATTEMPTS);
+	return PQexecParams(conn, sql, nparams, NULL, values, NULL, NULL, 0);
+}
+
+/*
+ * Did res fail with this SQLSTATE?
+ */
+static bool
+has_sqlstate(const PGresult *res, const char *sqlstate)
+{
+	const char *code;
+
+	if (res == NULL)
+		return false;
+	code = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+	return code != NULL && strcmp(code, sqlstate) == 0;
+}
+
+/*
  * Make sure there is a usable connection: open one, or reset one the
  * server closed while we were idle.  Returns false with result filled in
  * (connection_error or authentication_error) when that fails.
@@ -199,12 +304,14 @@ ensure_connected(McpDbResult *result)
 		mcp_log(MCP_LOG_WARNING,
 				"the database connection was closed while idle; reconnecting");
 		PQreset(conn);
+		prepared_count = 0;
 	}
 	else
 	{
 		mcp_conninfo_params(&keywords, &values);
 		mcp_log(MCP_LOG_INFO, "connecting to the database");
 		conn = PQconnectdbParams(keywords, values, 1);
+		prepared_count = 0;
 		if (conn != NULL)
 			PQsetNoticeReceiver(conn, notice_receiver, NULL);
 	}
