@@ -39,7 +39,7 @@
  *
  * Parsing and planning the statement on every call instead (unnamed
  * statements only) cost about a third of the throughput of a cheap call
- * (README, "PgBouncer"; test/bench/mcp_statements.sh).  All messages taken
+ * (README, "Behind PgBouncer"; test/bench/mcp_statements.sh).  All messages taken
  * from libpq are masked (mask.c) before anyone sees them.
  *
  * Failures are categorized as the extension's envelope does (README,
