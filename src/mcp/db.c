@@ -38,8 +38,8 @@
  *	  everywhere.
  *
  * Parsing and planning the statement on every call instead (unnamed
- * statements only) cost about a third of the throughput of a cheap call
- * (README, "Behind PgBouncer"; test/bench/mcp_statements.sh).  All messages taken
+ * statements only) cost about half the throughput of a cheap call (README,
+ * "Behind PgBouncer"; test/bench/mcp_statements.sh).  All messages taken
  * from libpq are masked (mask.c) before anyone sees them.
  *
  * Failures are categorized as the extension's envelope does (README,
