@@ -145,12 +145,16 @@ parse_line(const char *line, size_t len, json_object **error_data)
 	size_t		end;
 	const char *reason = NULL;
 
-	/* what json-c lets through: bad UTF-8, raw control characters */
-	if (!mcp_json_check(line, len, &end, &reason))
+	/*
+	 * The grammar and the encoding are checked on the text (rawjson.c);
+	 * json-c then only builds the tree, not in strict mode, which newer
+	 * json-c makes refuse numbers beyond 64 bits (their text is what
+	 * counts).
+	 */
+	if (!mcp_json_check(line, len, MAX_DEPTH, &end, &reason))
 		return parse_failure(reason, end, error_data);
 
-	tok = json_tokener_new_ex(MAX_DEPTH);
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	tok = json_tokener_new_ex(MAX_DEPTH + 1);
 	value = json_tokener_parse_ex(tok, line, (int) len);
 	err = json_tokener_get_error(tok);
 	end = json_tokener_get_parse_end(tok);

@@ -93,8 +93,10 @@ extern char *mcp_strndup(const char *s, size_t len);
 extern char *mcp_psprintf(const char *fmt,...) MCP_PRINTF(1, 2);
 
 /* in rawjson.c */
-extern bool mcp_json_check(const char *text, size_t len, size_t *offset,
-						   const char **reason);
+extern bool mcp_json_check(const char *text, size_t len, int max_depth,
+						   size_t *offset, const char **reason);
+extern bool mcp_json_check_utf8(const char *text, size_t len, size_t *offset,
+								const char **reason);
 extern bool mcp_json_member(const char *object, size_t object_len,
 							const char *key, const char **value,
 							size_t *value_len);

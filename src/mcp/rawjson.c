@@ -18,7 +18,7 @@
  *	  request's id are therefore taken from the text (mcp_json_member()),
  *	  not re-encoded from the tree.
  *
- * The span functions run only on text json-c has already accepted, but
+ * The span functions run only on text mcp_json_check() has accepted, but
  * they never read past the end they are given, whatever the text.
  *
  * IDENTIFICATION
@@ -31,6 +31,19 @@
 
 #include "neon_ai_tools_mcp.h"
 
+typedef struct Grammar
+{
+	const char *start;			/* the message */
+	const char *end;
+	int			max_depth;
+	const char *error_at;		/* set on failure */
+	const char *reason;
+} Grammar;
+
+static bool grammar_value(Grammar *g, const char **pp, int depth);
+static bool grammar_string(Grammar *g, const char **pp);
+static bool grammar_number(Grammar *g, const char **pp);
+static bool grammar_fail(Grammar *g, const char *at, const char *reason);
 static const char *skip_space(const char *p, const char *end);
 static const char *skip_string(const char *p, const char *end);
 static const char *skip_value(const char *p, const char *end);
@@ -38,15 +51,50 @@ static bool key_equals(const char *start, const char *end, const char *key);
 static size_t utf8_sequence(const unsigned char *p, const unsigned char *end);
 
 /*
- * Check text as UTF-8 (RFC 3629: shortest form only, no surrogates, at most
- * U+10FFFF) and that no string holds a raw control character (RFC 8259
- * wants them escaped).  Returns true when it is fine; otherwise sets
- * *offset to the first offending byte and *reason to a short description.
- * The JSON grammar itself is json-c's to check.
+ * Check that text is one JSON value (RFC 8259, surrounding whitespace
+ * allowed, nested at most max_depth deep) in UTF-8 (RFC 3629: shortest
+ * form only, no surrogates, at most U+10FFFF).  Returns true when it is
+ * fine; otherwise sets *offset to the first offending byte and *reason to
+ * a short description.
+ *
+ * The grammar is checked here rather than by json-c's strict mode: that
+ * lets raw control characters through, and newer json-c (0.17 on) refuses
+ * numbers beyond 64 bits in it, which are valid JSON and must reach the
+ * server as sent.
  */
 bool
-mcp_json_check(const char *text, size_t len, size_t *offset,
+mcp_json_check(const char *text, size_t len, int max_depth, size_t *offset,
 			   const char **reason)
+{
+	Grammar		g;
+	const char *p = text;
+
+	if (!mcp_json_check_utf8(text, len, offset, reason))
+		return false;
+	g.start = text;
+	g.end = text + len;
+	g.max_depth = max_depth;
+	g.error_at = NULL;
+	g.reason = NULL;
+	if (grammar_value(&g, &p, 0))
+	{
+		p = skip_space(p, g.end);
+		if (p == g.end)
+			return true;
+		grammar_fail(&g, p, "unexpected characters after the JSON value");
+	}
+	*offset = (size_t) (g.error_at - text);
+	*reason = g.reason;
+	return false;
+}
+
+/*
+ * The encoding part of mcp_json_check(), and no raw control character in a
+ * string.
+ */
+bool
+mcp_json_check_utf8(const char *text, size_t len, size_t *offset,
+					const char **reason)
 {
 	const unsigned char *start = (const unsigned char *) text;
 	const unsigned char *end = start + len;
@@ -280,6 +328,176 @@ mcp_json_string_is_unicode(const char *text, size_t len)
 		p += 5;
 	}
 	return !need_low;
+}
+
+/*
+ * One value at *pp (whitespace before it skipped); *pp is left after it.
+ */
+static bool
+grammar_value(Grammar *g, const char **pp, int depth)
+{
+	const char *p = skip_space(*pp, g->end);
+	char		close;
+
+	if (p == g->end)
+		return grammar_fail(g, p, "unexpected end of message");
+	switch (*p)
+	{
+		case '"':
+			*pp = p;
+			return grammar_string(g, pp);
+		case '{':
+		case '[':
+			close = *p == '{' ? '}' : ']';
+			if (depth + 1 > g->max_depth)
+				return grammar_fail(g, p, "nesting too deep");
+			p = skip_space(p + 1, g->end);
+			if (p < g->end && *p == close)
+			{
+				*pp = p + 1;
+				return true;
+			}
+			for (;;)
+			{
+				if (close == '}')
+				{
+					p = skip_space(p, g->end);
+					if (p == g->end)
+						return grammar_fail(g, p, "unexpected end of message");
+					if (*p != '"')
+						return grammar_fail(g, p, "object key expected");
+					if (!grammar_string(g, &p))
+						return false;
+					p = skip_space(p, g->end);
+					if (p == g->end)
+						return grammar_fail(g, p, "unexpected end of message");
+					if (*p != ':')
+						return grammar_fail(g, p, "colon expected");
+					p++;
+				}
+				if (!grammar_value(g, &p, depth + 1))
+					return false;
+				p = skip_space(p, g->end);
+				if (p == g->end)
+					return grammar_fail(g, p, "unexpected end of message");
+				if (*p == close)
+				{
+					*pp = p + 1;
+					return true;
+				}
+				if (*p != ',')
+					return grammar_fail(g, p, "comma or end of container expected");
+				p++;
+			}
+		case 't':
+		case 'f':
+		case 'n':
+			{
+				const char *word = *p == 't' ? "true" : *p == 'f' ? "false" : "null";
+				size_t		n = strlen(word);
+
+				if ((size_t) (g->end - p) < n || memcmp(p, word, n) != 0)
+					return grammar_fail(g, p, "unexpected character");
+				*pp = p + n;
+				return true;
+			}
+		default:
+			if (*p == '-' || (*p >= '0' && *p <= '9'))
+			{
+				*pp = p;
+				return grammar_number(g, pp);
+			}
+			return grammar_fail(g, p, "unexpected character");
+	}
+}
+
+/*
+ * A string at *pp (its opening quote); control characters and the
+ * encoding were checked before.
+ */
+static bool
+grammar_string(Grammar *g, const char **pp)
+{
+	const char *p;
+
+	for (p = *pp + 1; p < g->end; p++)
+	{
+		if (*p == '"')
+		{
+			*pp = p + 1;
+			return true;
+		}
+		if (*p != '\\')
+			continue;
+		if (++p == g->end)
+			break;
+		if (*p == 'u')
+		{
+			int			i;
+
+			for (i = 1; i <= 4; i++)
+				if (p + i >= g->end ||
+					!((p[i] >= '0' && p[i] <= '9') ||
+					  (p[i] >= 'a' && p[i] <= 'f') ||
+					  (p[i] >= 'A' && p[i] <= 'F')))
+					return grammar_fail(g, p - 1, "invalid \\u escape");
+			p += 4;
+		}
+		else if (strchr("\"\\/bfnrt", *p) == NULL || *p == '\0')
+			return grammar_fail(g, p - 1, "invalid escape");
+	}
+	return grammar_fail(g, g->end, "unexpected end of message");
+}
+
+/*
+ * A number at *pp: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, of any
+ * size (the server reads it as numeric).
+ */
+static bool
+grammar_number(Grammar *g, const char **pp)
+{
+	const char *p = *pp;
+	const char *e = g->end;
+
+	if (*p == '-')
+		p++;
+	if (p < e && *p == '0')
+		p++;
+	else if (p < e && *p >= '1' && *p <= '9')
+		while (p < e && *p >= '0' && *p <= '9')
+			p++;
+	else
+		return grammar_fail(g, p, "invalid number");
+	if (p < e && *p == '.')
+	{
+		if (++p == e || *p < '0' || *p > '9')
+			return grammar_fail(g, p, "invalid number");
+		while (p < e && *p >= '0' && *p <= '9')
+			p++;
+	}
+	if (p < e && (*p == 'e' || *p == 'E'))
+	{
+		p++;
+		if (p < e && (*p == '+' || *p == '-'))
+			p++;
+		if (p == e || *p < '0' || *p > '9')
+			return grammar_fail(g, p, "invalid number");
+		while (p < e && *p >= '0' && *p <= '9')
+			p++;
+	}
+	*pp = p;
+	return true;
+}
+
+/*
+ * Record a failure at position at; returns false.
+ */
+static bool
+grammar_fail(Grammar *g, const char *at, const char *reason)
+{
+	g->error_at = at;
+	g->reason = reason;
+	return false;
 }
 
 /*
