@@ -8,10 +8,11 @@
  * the text itself:
  *
  *	- Validity.  json-c's UTF-8 check accepts overlong forms ("\xc0\xaf"),
- *	  UTF-16 surrogates and code points past U+10FFFF, and its strict mode
- *	  still takes raw control characters inside strings.  mcp_json_check()
- *	  refuses all of these, so what is echoed to stdout is valid UTF-8 and
- *	  valid JSON.
+ *	  UTF-16 surrogates and code points past U+10FFFF, its strict mode
+ *	  still takes raw control characters inside strings, and from 0.17 on
+ *	  it refuses valid numbers beyond 64 bits.  mcp_json_check() checks the
+ *	  grammar and the encoding itself, so what is echoed to stdout is valid
+ *	  UTF-8 and valid JSON, and json-c only builds the tree.
  *	- Exact values.  json-c keeps numbers as 64-bit integers or doubles
  *	  (123456789012345678901234567890 becomes 18446744073709551615) and
  *	  replaces unpaired \u surrogate escapes.  A tool's arguments and a
