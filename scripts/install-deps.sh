@@ -47,6 +47,7 @@ packages=(
     valgrind
     openssl                    # the SSL test's throw-away certificate
     git                        # test.sh copies the checkout with git ls-files
+    pgbouncer                  # the MCP program behind a pooler (test/t/013)
 )
 # Node.js may already come from elsewhere (e.g. NodeSource); installing
 # Debian's packages over it would conflict, so add them only when missing.
@@ -91,3 +92,14 @@ dropin=/etc/postgresql-common/createcluster.d/zz-neon-ai-tools-install.conf
 echo "create_main_cluster = false" | "${SUDO[@]}" tee "$dropin" >/dev/null
 trap '"${SUDO[@]}" rm -f "$dropin"' EXIT
 "${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+
+# Debian starts a pgbouncer service on port 6432 when it installs the
+# package; the test starts its own, so leave nothing listening, as for the
+# default cluster.
+case " ${missing[*]} " in
+    *" pgbouncer "*)
+        if [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
+            "${SUDO[@]}" systemctl disable --now pgbouncer.service >/dev/null 2>&1 || true
+        fi
+        ;;
+esac

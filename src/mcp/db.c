@@ -19,8 +19,28 @@
  * before the connection died, and a tool call must not run twice behind the
  * agent's back.  That call answers connection_error, saying so.
  *
- * Every statement goes through PQexecParams with bound parameters; all
- * messages taken from libpq are masked (mask.c) before anyone sees them.
+ * Statements run prepared, with bound parameters, and nothing else is kept
+ * on the server between calls (no SET, no temporary object, no lock, no
+ * LISTEN): per-call limits travel in the tool's arguments, per-role
+ * settings come from ALTER ROLE, which every server connection applies.
+ * So the program works behind a pooler in transaction mode, where
+ * consecutive calls may run on different server connections and PgBouncer
+ * before 1.21 passes named statements through untracked:
+ *
+ *	- a statement's name is derived from its text (a hash), so a statement
+ *	  of that name on any server connection, prepared by any process of
+ *	  this program, is the same statement; "already exists" (42P05) when
+ *	  preparing is success;
+ *	- a Bind that finds no such statement (26000: a pooler moved us to a
+ *	  server connection that has not seen it) prepares it there and binds
+ *	  again; nothing ran, so this is safe.  After MAX_PREPARE_ATTEMPTS the
+ *	  call runs as an unnamed statement (PQexecParams), which works
+ *	  everywhere.
+ *
+ * Parsing and planning the statement on every call instead (unnamed
+ * statements only) cost about half the throughput of a cheap call (README,
+ * "Behind PgBouncer"; test/bench/mcp_statements.sh).  All messages taken
+ * from libpq are masked (mask.c) before anyone sees them.
  *
  * Failures are categorized as the extension's envelope does (README,
  * "Results"): connection_error, authentication_error, and for a failing
@@ -33,7 +53,9 @@
  *
  *-------------------------------------------------------------------------
  */
+#include <inttypes.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,19 +68,22 @@
 static PGconn *conn = NULL;
 
 /*
- * The statements prepared on the current connection: each tools/call runs
- * the same SQL, so it is parsed and planned once per connection, not once
- * per call.  Forgotten whenever the connection is (re)established.
+ * The statements this process has prepared since it (re)connected: they
+ * are bound directly; a statement not on the list is prepared first.
  */
-#define MCP_DB_MAX_PREPARED 8
-static const char *prepared_sql[MCP_DB_MAX_PREPARED];
+#define MAX_PREPARED 8
+static const char *prepared_sql[MAX_PREPARED];
 static int	prepared_count = 0;
+
+/* binds that find no statement before the call runs unnamed */
+#define MAX_PREPARE_ATTEMPTS 4
 
 /* the server sent a FATAL notice while we were idle: it is closing */
 static bool server_closing = false;
 
-static PGresult *exec_prepared(const char *sql, int nparams,
-							   const char *const *values);
+static PGresult *exec_statement(const char *sql, int nparams,
+								const char *const *values);
+static bool has_sqlstate(const PGresult *res, const char *sqlstate);
 static bool ensure_connected(McpDbResult *result);
 static bool lost_while_idle(void);
 static void log_connected(void);
@@ -67,6 +92,7 @@ static char *clean_message(const char *message);
 static void set_auth_failure(McpDbResult *result, const char *message);
 static void set_connection_failure(McpDbResult *result, const char *message);
 static void set_sql_failure(McpDbResult *result, const PGresult *res);
+static void set_protocol_failure(McpDbResult *result, const char *message);
 static bool contains(const char *haystack, const char *needle);
 
 /*
@@ -85,7 +111,7 @@ mcp_db_query(const char *sql, int nparams, const char *const *values,
 	if (!ensure_connected(result))
 		return;
 
-	res = exec_prepared(sql, nparams, values);
+	res = exec_statement(sql, nparams, values);
 	if (res != NULL && PQresultStatus(res) == PGRES_TUPLES_OK &&
 		PQntuples(res) == 1 && PQnfields(res) <= MCP_DB_MAX_COLUMNS)
 	{
@@ -100,6 +126,9 @@ mcp_db_query(const char *sql, int nparams, const char *const *values,
 										 PQresultErrorMessage(res)[0] != '\0'
 										 ? PQresultErrorMessage(res)
 										 : PQerrorMessage(conn));
+		const char *sqlstate = res != NULL
+			? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+		bool		protocol = sqlstate != NULL && strcmp(sqlstate, "08P01") == 0;
 
 		mcp_log(MCP_LOG_WARNING,
 				"the database connection was lost during a statement: %s", lost);
@@ -109,7 +138,10 @@ mcp_db_query(const char *sql, int nparams, const char *const *values,
 		if (PQstatus(conn) == CONNECTION_OK)
 		{
 			mcp_log(MCP_LOG_WARNING, "reconnected to the database");
-			set_connection_failure(result, lost);
+			if (protocol)
+				set_protocol_failure(result, lost);
+			else
+				set_connection_failure(result, lost);
 		}
 		else
 		{
@@ -118,7 +150,10 @@ mcp_db_query(const char *sql, int nparams, const char *const *values,
 											lost, again);
 
 			mcp_log(MCP_LOG_WARNING, "could not reconnect: %s", again);
-			set_connection_failure(result, both);
+			if (protocol)
+				set_protocol_failure(result, both);
+			else
+				set_connection_failure(result, both);
 			free(both);
 			free(again);
 			PQfinish(conn);
@@ -175,36 +210,86 @@ mcp_db_disconnect(void)
 }
 
 /*
+ * Run sql as a prepared statement named after its text (see the head of
+ * the file).  Returns the result of the statement, or of a PQprepare that
+ * failed (the caller reports either).
+ */
+static PGresult *
+exec_statement(const char *sql, int nparams, const char *const *values)
+{
+	char		name[64];
+	uint64_t	hash = UINT64_C(14695981039346656037);
+	const unsigned char *p;
+	int			attempt;
+	bool		known;
+	int			i;
+
+	/* FNV-1a: the same text, the same name, in every process */
+	for (p = (const unsigned char *) sql; *p != '\0'; p++)
+		hash = (hash ^ *p) * UINT64_C(1099511628211);
+	snprintf(name, sizeof(name), "neon_ai_tools_mcp_%016" PRIx64, hash);
+
+	known = false;
+	for (i = 0; i < prepared_count && !known; i++)
+		known = prepared_sql[i] == sql || strcmp(prepared_sql[i], sql) == 0;
+	for (attempt = 0; attempt < MAX_PREPARE_ATTEMPTS; attempt++)
+	{
+		PGresult   *res;
+
+		if (!known)
+		{
+			PGresult   *prep = PQprepare(conn, name, sql, nparams, NULL);
+
+			if (prep == NULL ||
+				(PQresultStatus(prep) != PGRES_COMMAND_OK &&
+				 !has_sqlstate(prep, "42P05")))
+				return prep;
+			PQclear(prep);
+			/* no room (not with our two statements): prepare it every time */
+			if (prepared_count < MAX_PREPARED)
+				prepared_sql[prepared_count++] = sql;
+			known = true;
+		}
+		res = PQexecPrepared(conn, name, nparams, values, NULL, NULL, 0);
+		if (!has_sqlstate(res, "26000") ||
+			PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) == NULL ||
+			strstr(PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY), name) == NULL)
+			return res;
+		/* this server connection lacks it: a pooler moved us */
+		PQclear(res);
+		mcp_log(MCP_LOG_DEBUG, "statement %s not found; preparing it again", name);
+		for (i = 0; i < prepared_count; i++)
+			if (prepared_sql[i] == sql || strcmp(prepared_sql[i], sql) == 0)
+			{
+				prepared_sql[i] = prepared_sql[--prepared_count];
+				break;
+			}
+		known = false;
+	}
+	mcp_log(MCP_LOG_INFO, "statement %s not found after %d attempts; running it unnamed",
+			name, MAX_PREPARE_ATTEMPTS);
+	return PQexecParams(conn, sql, nparams, NULL, values, NULL, NULL, 0);
+}
+
+/*
+ * Did res fail with this SQLSTATE?
+ */
+static bool
+has_sqlstate(const PGresult *res, const char *sqlstate)
+{
+	const char *code;
+
+	if (res == NULL)
+		return false;
+	code = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+	return code != NULL && strcmp(code, sqlstate) == 0;
+}
+
+/*
  * Make sure there is a usable connection: open one, or reset one the
  * server closed while we were idle.  Returns false with result filled in
  * (connection_error or authentication_error) when that fails.
  */
-static PGresult *
-exec_prepared(const char *sql, int nparams, const char *const *values)
-{
-	char		name[32];
-	int			i;
-
-	for (i = 0; i < prepared_count; i++)
-		if (prepared_sql[i] == sql || strcmp(prepared_sql[i], sql) == 0)
-			break;
-	snprintf(name, sizeof(name), "neon_ai_tools_mcp_%d", i);
-	if (i == prepared_count)
-	{
-		PGresult   *prep;
-
-		/* no room (cannot happen with our few statements): run it unprepared */
-		if (prepared_count == MCP_DB_MAX_PREPARED)
-			return PQexecParams(conn, sql, nparams, NULL, values, NULL, NULL, 0);
-		prep = PQprepare(conn, name, sql, nparams, NULL);
-		if (prep == NULL || PQresultStatus(prep) != PGRES_COMMAND_OK)
-			return prep;		/* the caller reports the failure */
-		PQclear(prep);
-		prepared_sql[prepared_count++] = sql;
-	}
-	return PQexecPrepared(conn, name, nparams, values, NULL, NULL, 0);
-}
-
 static bool
 ensure_connected(McpDbResult *result)
 {
@@ -411,6 +496,28 @@ set_connection_failure(McpDbResult *result, const char *message)
 }
 
 /*
+ * Fill result for a protocol violation (08P01): the server, or a pooler in
+ * between, refused the exchange itself.  That is not a lost connection:
+ * sending the same call again meets the same refusal, so it is not
+ * retryable.  PgBouncer answers 08P01 for its own refusals too.
+ */
+static void
+set_protocol_failure(McpDbResult *result, const char *message)
+{
+	result->status = MCP_DB_SQL_ERROR;
+	result->message = mcp_strdup(message);
+	snprintf(result->sqlstate, sizeof(result->sqlstate), "08P01");
+	result->error_type = "unknown_error";
+	result->portable_type = "unknown";
+	result->retryable = false;
+	result->suggestion =
+		"The server or a connection pooler in between refused the protocol "
+		"exchange (SQLSTATE 08P01): check the pooler's settings and log "
+		"(PgBouncer in transaction mode works with this program) before "
+		"calling again.";
+}
+
+/*
  * Fill result for a statement that failed with an SQLSTATE.
  */
 static void
@@ -429,7 +536,9 @@ set_sql_failure(McpDbResult *result, const PGresult *res)
 	message = clean_message(primary);
 	snprintf(result->sqlstate, sizeof(result->sqlstate), "%s", sqlstate);
 
-	if (strncmp(sqlstate, "08", 2) == 0 || strncmp(sqlstate, "57P", 3) == 0)
+	if (strcmp(sqlstate, "08P01") == 0)
+		set_protocol_failure(result, message);
+	else if (strncmp(sqlstate, "08", 2) == 0 || strncmp(sqlstate, "57P", 3) == 0)
 		set_connection_failure(result, message);
 	else if (strncmp(sqlstate, "28", 2) == 0)
 		set_auth_failure(result, message);
@@ -446,7 +555,8 @@ set_sql_failure(McpDbResult *result, const PGresult *res)
 				"The neon_ai_tools extension is not installed in this database, or "
 				"its schema is not on the search_path: run CREATE EXTENSION "
 				"neon_ai_tools, or set search_path in the connection string "
-				"(options=-csearch_path=...).";
+				"(options=-csearch_path=...) or, behind a connection pooler, "
+				"with ALTER ROLE ... SET search_path.";
 		}
 		else if (strcmp(sqlstate, "42501") == 0)
 		{

@@ -9,13 +9,21 @@
  * envelope and hands valid requests to mcp.c.  It answers with the
  * standard codes:
  *
- *	-32700 parse error: not JSON (also: invalid UTF-8, trailing characters,
- *		   nesting deeper than MAX_DEPTH); id null;
+ *	-32700 parse error: not JSON (also: invalid UTF-8 anywhere, overlong
+ *		   forms and surrogates included, a raw control character in a
+ *		   string, trailing characters, nesting deeper than MAX_DEPTH); id
+ *		   null;
  *	-32600 invalid request: not an object, "jsonrpc" is not "2.0", no
  *		   string "method", an id that is not a string or an integer
- *		   (MCP forbids null ids), "params" that is not structured, an
- *		   empty or forbidden batch, a line over the size limit;
+ *		   within 64 bits (MCP forbids null ids; 1.0, 1e2 and
+ *		   18446744073709551616 are refused, not rounded; a string with an
+ *		   unpaired \u surrogate escape is refused, not replaced; then id
+ *		   null), "params" that is not structured, an empty or forbidden
+ *		   batch, a line over the size limit;
  *	-32601 and -32602 come from mcp.c.
+ *
+ * An id is echoed as the exact text the client sent (rawjson.c), so it
+ * comes back unchanged whatever its escapes or digits.
  *
  * Notifications are never answered, whatever their method.  Unknown members
  * of a message are ignored.  Responses a client sends (objects with
@@ -38,9 +46,13 @@
 
 static json_object *parse_line(const char *line, size_t len,
 							   json_object **error_data);
-static json_object *process_message(json_object *message, bool in_batch);
-static json_object *process_batch(json_object *batch);
-static bool valid_id(json_object *id);
+static json_object *parse_failure(const char *reason, size_t offset,
+								  json_object **error_data);
+static json_object *process_message(json_object *message, const char *text,
+									size_t len, bool in_batch);
+static json_object *process_batch(json_object *batch, const char *text,
+								  size_t len);
+static bool valid_id(json_object *id, const char *text, size_t len);
 
 /*
  * {"jsonrpc": "2.0", "id": id, "result": result}.  Takes over result; id
@@ -112,9 +124,9 @@ jsonrpc_process_line(const char *line, size_t len)
 	if (error_data != NULL)
 		return jsonrpc_error(NULL, JSONRPC_PARSE_ERROR, "Parse error", error_data);
 	if (json_object_is_type(message, json_type_array))
-		response = process_batch(message);
+		response = process_batch(message, line, len);
 	else
-		response = process_message(message, false);
+		response = process_message(message, line, len, false);
 	json_object_put(message);
 	return response;
 }
@@ -127,13 +139,22 @@ jsonrpc_process_line(const char *line, size_t len)
 static json_object *
 parse_line(const char *line, size_t len, json_object **error_data)
 {
-	json_tokener *tok = json_tokener_new_ex(MAX_DEPTH);
-	json_object *value;
+	json_tokener *tok;
+	json_object *value = NULL;
 	enum json_tokener_error err;
 	size_t		end;
 	const char *reason = NULL;
 
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	/*
+	 * The grammar and the encoding are checked on the text (rawjson.c);
+	 * json-c then only builds the tree, not in strict mode, which newer
+	 * json-c makes refuse numbers beyond 64 bits (their text is what
+	 * counts).
+	 */
+	if (!mcp_json_check(line, len, MAX_DEPTH, &end, &reason))
+		return parse_failure(reason, end, error_data);
+
+	tok = json_tokener_new_ex(MAX_DEPTH + 1);
 	value = json_tokener_parse_ex(tok, line, (int) len);
 	err = json_tokener_get_error(tok);
 	end = json_tokener_get_parse_end(tok);
@@ -157,19 +178,29 @@ parse_line(const char *line, size_t len, json_object **error_data)
 				break;
 			}
 	}
+	json_tokener_free(tok);
 	if (reason != NULL)
 	{
-		json_object *data = json_object_new_object();
-
 		json_object_put(value);
-		value = NULL;
-		json_object_object_add(data, "reason", json_object_new_string(reason));
-		json_object_object_add(data, "offset", json_object_new_int64((int64_t) end));
-		*error_data = data;
-		mcp_log(MCP_LOG_WARNING, "parse error at byte %zu: %s", end, reason);
+		return parse_failure(reason, end, error_data);
 	}
-	json_tokener_free(tok);
 	return value;
+}
+
+/*
+ * Set *error_data to {reason, offset} for a parse error's "data"; returns
+ * NULL.
+ */
+static json_object *
+parse_failure(const char *reason, size_t offset, json_object **error_data)
+{
+	json_object *data = json_object_new_object();
+
+	json_object_object_add(data, "reason", json_object_new_string(reason));
+	json_object_object_add(data, "offset", json_object_new_int64((int64_t) offset));
+	*error_data = data;
+	mcp_log(MCP_LOG_WARNING, "parse error at byte %zu: %s", offset, reason);
+	return NULL;
 }
 
 /*
@@ -178,10 +209,12 @@ parse_line(const char *line, size_t len, json_object **error_data)
  * notification).  Only protocol revisions before 2025-06-18 have batches.
  */
 static json_object *
-process_batch(json_object *batch)
+process_batch(json_object *batch, const char *text, size_t len)
 {
 	json_object *answers;
 	const char *revision;
+	const char **starts;
+	size_t	   *lens;
 	size_t		i;
 	size_t		n = json_object_array_length(batch);
 
@@ -198,15 +231,25 @@ process_batch(json_object *batch)
 		free(message);
 		return response;
 	}
+	if (mcp_json_elements(text, len, &starts, &lens) != (long) n)
+	{
+		/* json-c and rawjson.c disagree: a bug, not the client's fault */
+		free(starts);
+		free(lens);
+		return jsonrpc_error(NULL, JSONRPC_INTERNAL_ERROR,
+							 "Internal error: could not split the batch", NULL);
+	}
 	answers = json_object_new_array();
 	for (i = 0; i < n; i++)
 	{
 		json_object *answer = process_message(json_object_array_get_idx(batch, i),
-											  true);
+											  starts[i], lens[i], true);
 
 		if (answer != NULL)
 			json_object_array_add(answers, answer);
 	}
+	free(starts);
+	free(lens);
 	if (json_object_array_length(answers) == 0)
 	{
 		json_object_put(answers);
@@ -216,15 +259,19 @@ process_batch(json_object *batch)
 }
 
 /*
- * Check one message's JSON-RPC envelope and dispatch it.
+ * Check one message's JSON-RPC envelope and dispatch it.  text/len is the
+ * message's own text.
  */
 static json_object *
-process_message(json_object *message, bool in_batch)
+process_message(json_object *message, const char *text, size_t len,
+				bool in_batch)
 {
 	json_object *id = NULL;
 	json_object *jsonrpc = NULL;
 	json_object *method = NULL;
 	json_object *params = NULL;
+	const char *params_text = NULL;
+	size_t		params_len = 0;
 	bool		has_id;
 
 	if (!json_object_is_type(message, json_type_object))
@@ -232,9 +279,9 @@ process_message(json_object *message, bool in_batch)
 							 "Invalid Request: a message must be a JSON object", NULL);
 
 	has_id = json_object_object_get_ex(message, "id", &id);
-	if (has_id && !valid_id(id))
+	if (has_id && !valid_id(id, text, len))
 		return jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
-							 "Invalid Request: id must be a string or an integer",
+							 "Invalid Request: id must be a string or an integer within 64 bits",
 							 NULL);
 	if (!json_object_object_get_ex(message, "method", &method))
 	{
@@ -261,22 +308,47 @@ process_message(json_object *message, bool in_batch)
 		!json_object_is_type(params, json_type_array))
 		return jsonrpc_error(id, JSONRPC_INVALID_REQUEST,
 							 "Invalid Request: params must be an object", NULL);
+	if (params != NULL &&
+		!mcp_json_member(text, len, "params", &params_text, &params_len))
+		return jsonrpc_error(id, JSONRPC_INTERNAL_ERROR,
+							 "Internal error: could not find params in the message",
+							 NULL);
 
 	if (!has_id)
 	{
 		mcp_handle_notification(json_object_get_string(method), params);
 		return NULL;
 	}
-	return mcp_dispatch(json_object_get_string(method), id, params, in_batch);
+	return mcp_dispatch(json_object_get_string(method), id, params,
+						params_text, params_len, in_batch);
 }
 
 /*
  * MCP ids: a string or an integer, never null (JSON-RPC would also allow
- * fractions; MCP does not).
+ * fractions; MCP does not).  An integer must be written as one (not 1.0 or
+ * 1e2) and fit in 64 signed bits: json-c would round or saturate anything
+ * else.  A string must be valid Unicode (no unpaired \u surrogate).  A
+ * valid id is then set to serialize as its text in the message (text/len),
+ * so every answer echoes it byte for byte.
  */
 static bool
-valid_id(json_object *id)
+valid_id(json_object *id, const char *text, size_t len)
 {
-	return json_object_is_type(id, json_type_string) ||
-		json_object_is_type(id, json_type_int);
+	const char *id_text;
+	size_t		id_len;
+
+	if (!json_object_is_type(id, json_type_string) &&
+		!json_object_is_type(id, json_type_int) &&
+		!json_object_is_type(id, json_type_double))
+		return false;
+	if (!mcp_json_member(text, len, "id", &id_text, &id_len))
+		return false;
+	if (json_object_is_type(id, json_type_string)
+		? !mcp_json_string_is_unicode(id_text, id_len)
+		: !mcp_json_is_int64(id_text, id_len))
+		return false;
+	json_object_set_serializer(id, json_object_userdata_to_json_string,
+							   mcp_strndup(id_text, id_len),
+							   json_object_free_userdata);
+	return true;
 }

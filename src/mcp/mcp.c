@@ -23,7 +23,9 @@
  *	  an envelope-like object with errorType connection_error,
  *	  authentication_error, ...
  *	- tools/call is ai_tool_call($1, $2::jsonb) with the name and the
- *	  arguments as bound parameters.  A request that does not fit the
+ *	  arguments as bound parameters; the arguments are the exact text the
+ *	  client sent (rawjson.c), so big or long numbers, exponents, escapes
+ *	  and duplicate keys reach the server as they would from SQL.  A request that does not fit the
  *	  CallToolRequest schema (no string name, arguments not an object) is
  *	  -32602.  Everything else is a tool result: the extension's envelope
  *	  as text content and, from revision 2025-06-18 on, as
@@ -68,7 +70,9 @@ static const char *negotiated_revision = NULL;
 static json_object *handle_initialize(json_object *id, json_object *params,
 									  bool in_batch);
 static json_object *handle_tools_list(json_object *id, json_object *params);
-static json_object *handle_tools_call(json_object *id, json_object *params);
+static json_object *handle_tools_call(json_object *id, json_object *params,
+									 const char *params_text,
+									 size_t params_len);
 static json_object *invalid_params(json_object *id, const char *message);
 static json_object *failure_envelope(const char *tool, const McpDbResult *db,
 									 double elapsed_ms);
@@ -80,11 +84,12 @@ static const char *session_revision(void);
 static double now_ms(void);
 
 /*
- * Answer one request.  params is NULL, an object or an array.
+ * Answer one request.  params is NULL, an object or an array;
+ * params_text/params_len is its exact text in the message.
  */
 json_object *
 mcp_dispatch(const char *method, json_object *id, json_object *params,
-			 bool in_batch)
+			 const char *params_text, size_t params_len, bool in_batch)
 {
 	mcp_log(MCP_LOG_DEBUG, "request %s", method);
 	if (strcmp(method, "initialize") != 0 &&
@@ -107,7 +112,7 @@ mcp_dispatch(const char *method, json_object *id, json_object *params,
 		return jsonrpc_result(id, json_object_new_object());
 	if (strcmp(method, "tools/list") == 0)
 		return handle_tools_list(id, params);
-	return handle_tools_call(id, params);
+	return handle_tools_call(id, params, params_text, params_len);
 }
 
 /*
@@ -246,10 +251,14 @@ handle_tools_list(json_object *id, json_object *params)
  * neon_ai_tools.max_response_bytes, 1MB by default) is never parsed here.
  */
 static json_object *
-handle_tools_call(json_object *id, json_object *params)
+handle_tools_call(json_object *id, json_object *params,
+				  const char *params_text, size_t params_len)
 {
 	json_object *name;
 	json_object *arguments = NULL;
+	const char *arguments_text;
+	size_t		arguments_len;
+	char	   *arguments_copy = NULL;
 	const char *values[2];
 	McpDbResult db;
 	json_object *envelope;
@@ -266,12 +275,19 @@ handle_tools_call(json_object *id, json_object *params)
 	if (arguments != NULL && !json_object_is_type(arguments, json_type_object))
 		return invalid_params(id, "Invalid params: arguments must be an object");
 
+	/* the client's own text: json-c would change big numbers and escapes */
+	if (arguments != NULL)
+	{
+		if (!mcp_json_member(params_text, params_len, "arguments",
+							 &arguments_text, &arguments_len))
+			return jsonrpc_error(id, JSONRPC_INTERNAL_ERROR,
+								 "Internal error: could not find arguments in the message",
+								 NULL);
+		arguments_copy = mcp_strndup(arguments_text, arguments_len);
+	}
+
 	values[0] = json_object_get_string(name);
-	values[1] = arguments != NULL
-		? json_object_to_json_string_ext(arguments,
-										 JSON_C_TO_STRING_PLAIN |
-										 JSON_C_TO_STRING_NOSLASHESCAPE)
-		: "{}";
+	values[1] = arguments_copy != NULL ? arguments_copy : "{}";
 	mcp_log(MCP_LOG_DEBUG, "calling tool %s", values[0]);
 
 	start = now_ms();
@@ -299,6 +315,7 @@ handle_tools_call(json_object *id, json_object *params)
 		free(text);
 	}
 	mcp_db_result_free(&db);
+	free(arguments_copy);
 	return response;
 }
 

@@ -92,6 +92,19 @@ extern char *mcp_strdup(const char *s);
 extern char *mcp_strndup(const char *s, size_t len);
 extern char *mcp_psprintf(const char *fmt,...) MCP_PRINTF(1, 2);
 
+/* in rawjson.c */
+extern bool mcp_json_check(const char *text, size_t len, int max_depth,
+						   size_t *offset, const char **reason);
+extern bool mcp_json_check_utf8(const char *text, size_t len, size_t *offset,
+								const char **reason);
+extern bool mcp_json_member(const char *object, size_t object_len,
+							const char *key, const char **value,
+							size_t *value_len);
+extern long mcp_json_elements(const char *array, size_t array_len,
+							  const char ***starts, size_t **lens);
+extern bool mcp_json_is_int64(const char *text, size_t len);
+extern bool mcp_json_string_is_unicode(const char *text, size_t len);
+
 /* in transport.c */
 typedef enum McpReadStatus
 {
@@ -161,7 +174,8 @@ extern json_object *jsonrpc_oversized_error(size_t max_bytes);
 
 /* in mcp.c */
 extern json_object *mcp_dispatch(const char *method, json_object *id,
-								 json_object *params, bool in_batch);
+								 json_object *params, const char *params_text,
+								 size_t params_len, bool in_batch);
 extern bool mcp_batches_allowed(const char **revision);
 extern void mcp_handle_notification(const char *method, json_object *params);
 

@@ -398,6 +398,61 @@ is($node->safe_psql('postgres', 'SELECT count(*) FROM mcp_items WHERE id = 1'),
 transcript_ok($node, 'errors');
 transcript_ok($node, 'batch');
 
+# Ids come back as the exact text sent: escapes, -0, a duplicate id (the
+# last one counts, as json-c reads it).
+{
+	my $input = join('', map { "$_\n" }
+		  '{"jsonrpc":"2.0","id":"\\u0041\\ud83d\\ude00\\/x","method":"ping"}',
+		  '{"jsonrpc":"2.0","id":-0,"method":"ping"}',
+		  '{"jsonrpc":"2.0","id":"a","id":-9223372036854775808,"method":"ping"}',
+		  qq{{"jsonrpc":"2.0","id":"\xc3\xa9","method":"ping"}});
+	my ($rc, $out) = run_mcp([$connstr], $input);
+	is( $out,
+		join('', map { "$_\n" }
+			  '{"jsonrpc":"2.0","id":"\\u0041\\ud83d\\ude00\\/x","result":{}}',
+			  '{"jsonrpc":"2.0","id":-0,"result":{}}',
+			  '{"jsonrpc":"2.0","id":-9223372036854775808,"result":{}}',
+			  qq{{"jsonrpc":"2.0","id":"\xc3\xa9","result":{}}}),
+		'ids are echoed byte for byte');
+}
+
+# Exact arguments: every tools/call of exact.jsonl answers as the same
+# arguments text does from SQL (big and long numbers, exponents, escapes,
+# duplicate keys), or fails as SQL fails on it.
+{
+	my ($out) = transcript_ok($node, 'exact');
+	my @answers = answers($out);
+	foreach my $line (split /\n/, slurp_file("$transcripts/exact.jsonl"))
+	{
+		next unless $line =~ m{"method":"tools/call"};
+		my ($id) = $line =~ /"id":(\d+)/;
+		# the last "arguments" member, its text as sent (the line's end)
+		my ($args) = $line =~ /.*"argum(?:ents|\\u0065nts)":(\{.*\})\}\}$/;
+		my $answer = by_id($id, @answers);
+		my $text = $answer->{result}{content}[0]{text};
+		my $envelope = $json->decode($text);
+		if ($envelope->{success} || ($envelope->{errorType} // '') ne 'invalid_input')
+		{
+			# as hex: the text holds UTF-8 bytes, which Perl must not recode
+			my $hex = unpack('H*', $text);
+			my ($ours, $sql) = split /\n/, $node->safe_psql(
+				'postgres', qq{
+				SELECT (convert_from('\\x$hex', 'UTF8')::jsonb - 'executionTime')::text
+				UNION ALL
+				SELECT (ai_tool_call('execute_sql', \$a\$$args\$a\$::jsonb) - 'executionTime')::text});
+			is($ours, $sql,
+				"exact.jsonl id $id: the program's answer is the SQL answer");
+		}
+		else
+		{
+			my ($ret, $stdout, $stderr) = $node->psql('postgres',
+				qq{SELECT \$a\$$args\$a\$::jsonb});
+			like($stderr, qr/\Q$envelope->{error}\E/,
+				"exact.jsonl id $id: SQL refuses the same text the same way");
+		}
+	}
+}
+
 # --- tools/list is ai_tool_list('mcp') -----------------------------------------------
 
 {
