@@ -52,7 +52,8 @@ static int	call_depth = 0;
 int
 nat_effective_timeout(ToolCall *call)
 {
-	int64		ms = nat_arg_int(call, "timeout_ms", nat_timeout_ms);
+	const NatIntArg *timeout = &NAT_COMMON(call)->timeout_ms;
+	int64		ms = timeout->given ? timeout->value : nat_timeout_ms;
 
 	return (int) Min(ms, (int64) nat_max_timeout_ms);
 }
@@ -64,9 +65,10 @@ nat_effective_timeout(ToolCall *call)
 RowCaps
 nat_effective_row_caps(ToolCall *call)
 {
+	const NatIntArg *limit = &NAT_COMMON(call)->limit;
 	RowCaps		caps;
 
-	caps.max_rows = nat_arg_int(call, "limit", nat_row_limit);
+	caps.max_rows = limit->given ? limit->value : nat_row_limit;
 	caps.max_rows = Min(caps.max_rows, (int64) nat_max_rows);
 	caps.max_bytes = nat_max_response_bytes;
 	return caps;
@@ -245,10 +247,10 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		tool = call->tool = find_available_tool(name);
 		call->operation = tool->operation;
 		call->args = nat_normalize_args(tool, args);
-		nat_validate_args(tool, call->args);
+		call->targs = nat_decode_args(tool, call->args);
 		call->timeout_ms = nat_effective_timeout(call);
 		call->read_only = tool->read_only || nat_read_only ||
-			nat_arg_bool(call, "read_only", false);
+			NAT_COMMON(call)->read_only.value;
 
 		nest = NewGUCNestLevel();
 		apply_call_settings(call);

@@ -139,9 +139,58 @@ struct ToolCall;
 #define NAT_ITEMS_ROW		3	/* rows: objects of column values */
 #define NAT_ITEMS_VALUE		4	/* any value bound to a placeholder */
 
+/*
+ * How args.c stores a validated argument in the tool's argument struct
+ * (ToolDef.args_size bytes, beginning with CommonArgs): the handlers read
+ * that struct, never the jsonb by name.
+ */
+typedef enum NatDecode
+{
+	NAT_DECODE_NONE,			/* not stored */
+	NAT_DECODE_TEXT,			/* char *: the string; NULL when absent */
+	NAT_DECODE_JSON,			/* JsonbValue *: the value; NULL when absent */
+	NAT_DECODE_BOOL,			/* NatBoolArg */
+	NAT_DECODE_INT,				/* NatIntArg */
+	NAT_DECODE_ENUM				/* int: the index in enum_values */
+} NatDecode;
+
+/* a boolean or integer argument: value is the default when not given */
+typedef struct NatBoolArg
+{
+	bool		given;
+	bool		value;
+} NatBoolArg;
+
+typedef struct NatIntArg
+{
+	bool		given;
+	int64		value;
+} NatIntArg;
+
+/*
+ * The arguments that mean the same in every tool that takes them (the
+ * rows of params.h), read by the core (execute.c, writes.c, names.c).
+ * Every tool's argument struct begins with one.
+ */
+typedef struct CommonArgs
+{
+	char	   *table;
+	JsonbValue *where;
+	JsonbValue *returning;
+	NatBoolArg	confirm_all_rows;
+	NatBoolArg	dry_run;
+	NatIntArg	max_affected;
+	NatIntArg	limit;
+	NatIntArg	offset;
+	NatIntArg	timeout_ms;
+	NatBoolArg	read_only;
+} CommonArgs;
+
 typedef struct ToolParam
 {
 	const char *name;
+	NatDecode	decode;			/* how the value is stored, and where: */
+	size_t		offset;			/* offsetof in the tool's argument struct */
 	int			types;			/* NAT_JSON_* mask */
 	bool		required;
 	const char *description;	/* written for an LLM */
@@ -172,6 +221,10 @@ typedef struct ToolParam
 
 typedef void (*ToolHandler) (struct ToolCall *call);
 
+/* the decoded arguments of a call, in its tool's struct */
+#define NAT_ARGS(call, type) ((const type *) (call)->targs)
+#define NAT_COMMON(call) NAT_ARGS(call, CommonArgs)
+
 typedef struct ToolDef
 {
 	const char *name;
@@ -180,6 +233,7 @@ typedef struct ToolDef
 	const char *operation;		/* reported in answers, unless the tool says */
 	const ToolParam *params;
 	int			nparams;
+	Size		args_size;		/* sizeof its argument struct */
 	bool		read_only;		/* never writes: runs read-only */
 	bool		writes;			/* exists to write: hidden in read-only mode */
 	bool		destructive;
@@ -196,13 +250,8 @@ extern const char *nat_closest_tool_name(const char *name);
 
 /* ---- in args.c: argument validation and access ---- */
 
-extern void nat_validate_args(const ToolDef *tool, Jsonb *args);
+extern void *nat_decode_args(const ToolDef *tool, Jsonb *args);
 extern Jsonb *nat_normalize_args(const ToolDef *tool, Jsonb *args);
-extern JsonbValue *nat_arg_value(Jsonb *args, const char *name);
-extern JsonbValue *nat_arg(struct ToolCall *call, const char *name);
-extern char *nat_arg_string(struct ToolCall *call, const char *name);
-extern bool nat_arg_bool(struct ToolCall *call, const char *name, bool dflt);
-extern int64 nat_arg_int(struct ToolCall *call, const char *name, int64 dflt);
 extern const char *nat_json_type_name(JsonbValue *value);
 extern char *nat_json_value_text(JsonbValue *value);
 extern const char *nat_closest_word(const char *word, const char *const *candidates,
@@ -456,6 +505,7 @@ typedef struct ToolCall
 	const char *tool_name;		/* as the caller named it */
 	const ToolDef *tool;		/* NULL until found */
 	Jsonb	   *args;
+	void	   *targs;			/* args validated and decoded (NAT_ARGS) */
 	MemoryContext cxt;			/* lives until the answer is built */
 	instr_time	start;
 	int			timeout_ms;		/* effective, after clamping */

@@ -66,6 +66,20 @@
 
 static void delete_data(ToolCall *call);
 
+/* the decoded arguments */
+typedef struct DeleteArgs
+{
+	CommonArgs	common;			/* table, where, confirm_all_rows, dry_run,
+								 * returning, max_affected, timeout_ms */
+	int			mode;			/* MODE_* */
+	NatBoolArg	confirm;
+} DeleteArgs;
+
+/* mode, as the indexes of mode_values */
+#define MODE_DELETE		0
+#define MODE_TRUNCATE	1
+#define MODE_DROP		2
+
 static const char *const mode_values[] = {"delete", "truncate", "drop", NULL};
 
 static const ToolParam delete_params[] = {
@@ -74,6 +88,8 @@ static const ToolParam delete_params[] = {
 	NAT_PARAM_CONFIRM_ALL_ROWS("delete"),
 	{
 		.name = "mode",
+		.decode = NAT_DECODE_ENUM,
+		.offset = offsetof(DeleteArgs, mode),
 		.types = NAT_JSON_STRING,
 		.description = "\"delete\" deletes the rows that match where. \"truncate\" empties the whole table at once. \"drop\" removes the table (or view, materialized view, foreign table) itself. truncate and drop need \"confirm\": true, take no where, returning or max_affected, and never cascade: objects that depend on the table are reported instead.",
 		.enum_values = mode_values,
@@ -81,6 +97,8 @@ static const ToolParam delete_params[] = {
 	},
 	{
 		.name = "confirm",
+		.decode = NAT_DECODE_BOOL,
+		.offset = offsetof(DeleteArgs, confirm),
 		.types = NAT_JSON_BOOLEAN,
 		.description = "Must be true for mode truncate or drop, which remove everything and cannot be limited to some rows: ask the user before setting it.",
 		.default_json = "false",
@@ -104,6 +122,7 @@ const ToolDef nat_tool_delete_data = {
 	.operation = "delete",
 	.params = delete_params,
 	.nparams = lengthof(delete_params),
+	.args_size = sizeof(DeleteArgs),
 	.read_only = false,
 	.writes = true,
 	.destructive = true,
@@ -173,22 +192,24 @@ execute_sql_available(void)
 static void
 refuse_delete_only_args(ToolCall *call, const char *mode)
 {
-	if (nat_arg(call, "where"))
+	const CommonArgs *args = NAT_COMMON(call);
+
+	if (args->where)
 		nat_invalid_param("$.where",
 						  psprintf("Remove \"where\": %s takes the whole table. To delete only the rows that match, use mode \"delete\" with this filter.",
 								   mode),
 						  "argument \"where\" cannot be used with mode \"%s\"", mode);
-	if (nat_arg(call, "returning"))
+	if (args->returning)
 		nat_invalid_param("$.returning",
 						  psprintf("Remove \"returning\": %s returns no rows. To get the deleted rows back, use mode \"delete\".",
 								   mode),
 						  "argument \"returning\" cannot be used with mode \"%s\"", mode);
-	if (nat_arg(call, "max_affected"))
+	if (args->max_affected.given)
 		nat_invalid_param("$.max_affected",
 						  psprintf("Remove \"max_affected\": %s cannot stop part way. To delete under a row cap, use mode \"delete\".",
 								   mode),
 						  "argument \"max_affected\" cannot be used with mode \"%s\"", mode);
-	if (nat_arg(call, "confirm_all_rows"))
+	if (args->confirm_all_rows.given)
 		nat_invalid_param("$.confirm_all_rows",
 						  "Pass \"confirm\": true instead; confirm_all_rows belongs to mode \"delete\".",
 						  "argument \"confirm_all_rows\" cannot be used with mode \"%s\"", mode);
@@ -202,7 +223,7 @@ require_confirm(ToolCall *call, const char *mode, char relkind)
 {
 	ToolError  *err;
 
-	if (nat_arg_bool(call, "confirm", false))
+	if (NAT_ARGS(call, DeleteArgs)->confirm.value)
 		return;
 
 	if (strcmp(mode, "truncate") == 0)
@@ -814,11 +835,11 @@ drop_relation(ToolCall *call)
 static void
 delete_data(ToolCall *call)
 {
-	char	   *mode = nat_arg_string(call, "mode");
+	int			mode = NAT_ARGS(call, DeleteArgs)->mode;
 
-	if (mode == NULL || strcmp(mode, "delete") == 0)
+	if (mode == MODE_DELETE)
 		delete_rows(call);
-	else if (strcmp(mode, "truncate") == 0)
+	else if (mode == MODE_TRUNCATE)
 		truncate_table(call);
 	else
 		drop_relation(call);

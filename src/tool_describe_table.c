@@ -71,6 +71,7 @@ const ToolDef nat_tool_describe_table = {
 	.operation = "describe",
 	.params = describe_table_params,
 	.nparams = lengthof(describe_table_params),
+	.args_size = sizeof(CommonArgs),	/* table, timeout_ms */
 	.read_only = true,
 	.destructive = false,
 	.idempotent = true,

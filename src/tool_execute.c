@@ -30,11 +30,26 @@
 
 static void execute_sql(ToolCall *call);
 
+/* the decoded arguments */
+typedef struct ExecuteArgs
+{
+	CommonArgs	common;			/* read_only, limit, max_affected, timeout_ms */
+	char	   *sql;
+	JsonbValue *params;
+	int			mode;			/* MODE_* */
+} ExecuteArgs;
+
+/* mode, as the indexes of mode_values */
+#define MODE_SINGLE		0
+#define MODE_MULTIPLE	1
+
 static const char *const mode_values[] = {"single", "multiple", NULL};
 
 static const ToolParam execute_params[] = {
 	{
 		.name = "sql",
+		.decode = NAT_DECODE_TEXT,
+		.offset = offsetof(ExecuteArgs, sql),
 		.types = NAT_JSON_STRING,
 		.required = true,
 		.description = "The SQL statement to run. Put values in params and refer to them as $1, $2, ... instead of writing them into the text.",
@@ -43,6 +58,8 @@ static const ToolParam execute_params[] = {
 	},
 	{
 		.name = "params",
+		.decode = NAT_DECODE_JSON,
+		.offset = offsetof(ExecuteArgs, params),
 		.types = NAT_JSON_ARRAY,
 		.description = "Values for $1, $2, ... in order; each is converted to the type PostgreSQL infers for its placeholder; null is SQL NULL.",
 		.examples_json = "[[42], [\"shipped\", 7], [null, \"2024-01-01\"]]",
@@ -51,6 +68,8 @@ static const ToolParam execute_params[] = {
 	},
 	{
 		.name = "mode",
+		.decode = NAT_DECODE_ENUM,
+		.offset = offsetof(ExecuteArgs, mode),
 		.types = NAT_JSON_STRING,
 		.description = "single (default): exactly one statement. multiple: up to " CppAsString2(NAT_MAX_STATEMENTS) " statements separated by semicolons, run in order, all or nothing, with one result per statement in data; the byte limit is shared by all of them.",
 		.enum_values = mode_values,
@@ -58,6 +77,8 @@ static const ToolParam execute_params[] = {
 	},
 	{
 		.name = "read_only",
+		.decode = NAT_DECODE_BOOL,
+		.offset = offsetof(CommonArgs, read_only),
 		.types = NAT_JSON_BOOLEAN,
 		.description = "Run read-only: only queries, SHOW and EXPLAIN, enforced by the database engine. Always on when the server is in read-only mode.",
 		.default_json = "false",
@@ -78,6 +99,7 @@ const ToolDef nat_tool_execute_sql = {
 	.operation = "execute",
 	.params = execute_params,
 	.nparams = lengthof(execute_params),
+	.args_size = sizeof(ExecuteArgs),
 	.read_only = false,
 	.writes = false,			/* stays available, read-only, in read-only mode */
 	.destructive = true,
@@ -137,7 +159,7 @@ static bool
 run_statement(ToolCall *call, const char *sql, RawStmt *rs, int index,
 			  bool multiple)
 {
-	JsonbValue *params = nat_arg(call, "params");
+	JsonbValue *params = NAT_ARGS(call, ExecuteArgs)->params;
 	char	   *what = multiple ? psprintf("statement %d", index + 1) : "the statement";
 	Oid		   *types;
 	int			ntypes;
@@ -186,9 +208,9 @@ run_statement(ToolCall *call, const char *sql, RawStmt *rs, int index,
 static void
 execute_sql(ToolCall *call)
 {
-	char	   *sql = nat_arg_string(call, "sql");
-	char	   *mode = nat_arg_string(call, "mode");
-	bool		multiple = mode != NULL && strcmp(mode, "multiple") == 0;
+	const ExecuteArgs *args = NAT_ARGS(call, ExecuteArgs);
+	char	   *sql = args->sql;
+	bool		multiple = args->mode == MODE_MULTIPLE;
 	List	   *stmts;
 	ListCell   *lc;
 	bool		truncated = false;

@@ -25,9 +25,20 @@
 
 static void explain_query(ToolCall *call);
 
+/* the decoded arguments */
+typedef struct ExplainArgs
+{
+	CommonArgs	common;			/* timeout_ms */
+	char	   *sql;
+	JsonbValue *params;
+	NatBoolArg	analyze;
+} ExplainArgs;
+
 static const ToolParam explain_params[] = {
 	{
 		.name = "sql",
+		.decode = NAT_DECODE_TEXT,
+		.offset = offsetof(ExplainArgs, sql),
 		.types = NAT_JSON_STRING,
 		.required = true,
 		.description = "The statement to explain, without EXPLAIN; values as $1, $2, ... in params.",
@@ -36,6 +47,8 @@ static const ToolParam explain_params[] = {
 	},
 	{
 		.name = "params",
+		.decode = NAT_DECODE_JSON,
+		.offset = offsetof(ExplainArgs, params),
 		.types = NAT_JSON_ARRAY,
 		.description = "Values for $1, $2, ... in order, one for each placeholder: the plan depends on them.",
 		.examples_json = "[[42]]",
@@ -44,6 +57,8 @@ static const ToolParam explain_params[] = {
 	},
 	{
 		.name = "analyze",
+		.decode = NAT_DECODE_BOOL,
+		.offset = offsetof(ExplainArgs, analyze),
 		.types = NAT_JSON_BOOLEAN,
 		.description = "Also run the statement and report actual times and row counts. Only for read-only statements (queries); it runs read-only.",
 		.default_json = "false",
@@ -62,6 +77,7 @@ const ToolDef nat_tool_explain_query = {
 	.operation = "explain",
 	.params = explain_params,
 	.nparams = lengthof(explain_params),
+	.args_size = sizeof(ExplainArgs),
 	.read_only = true,
 	.destructive = false,
 	.idempotent = true,
@@ -114,9 +130,10 @@ json_rendered_size(const char *s, Size len)
 static void
 explain_query(ToolCall *call)
 {
-	char	   *sql = nat_arg_string(call, "sql");
-	bool		analyze = nat_arg_bool(call, "analyze", false);
-	JsonbValue *params = nat_arg(call, "params");
+	const ExplainArgs *args = NAT_ARGS(call, ExplainArgs);
+	char	   *sql = args->sql;
+	bool		analyze = args->analyze.value;
+	JsonbValue *params = args->params;
 	List	   *stmts;
 	RawStmt    *rs;
 	StringInfoData explain;

@@ -37,6 +37,20 @@
 #define MAX_BOUND_PARAMS 65535
 
 static void insert_data(ToolCall *call);
+
+/* the decoded arguments */
+typedef struct InsertArgs
+{
+	CommonArgs	common;			/* table, returning, max_affected, timeout_ms */
+	JsonbValue *rows;
+	int			on_conflict;	/* ON_CONFLICT_* */
+	JsonbValue *conflict_columns;
+} InsertArgs;
+
+/* on_conflict, as the indexes of on_conflict_values */
+#define ON_CONFLICT_ERROR	0
+#define ON_CONFLICT_SKIP	1
+#define ON_CONFLICT_UPDATE	2
 static void validate_rows(JsonbValue *value, const char *path);
 
 static const char *const on_conflict_values[] = {"error", "skip", "update", NULL};
@@ -45,6 +59,8 @@ static const ToolParam insert_params[] = {
 	NAT_PARAM_TABLE("to insert into"),
 	{
 		.name = "rows",
+		.decode = NAT_DECODE_JSON,
+		.offset = offsetof(InsertArgs, rows),
 		.types = NAT_JSON_OBJECT | NAT_JSON_ARRAY,
 		.required = true,
 		.description = "One row as an object of column values, or a list of such objects; all are inserted in one atomic operation. Missing columns take their default; values are converted to the column types (\"5\" for an integer, [\"a\", \"b\"] for a text[] column, objects for json/jsonb).",
@@ -59,6 +75,8 @@ static const ToolParam insert_params[] = {
 	},
 	{
 		.name = "on_conflict",
+		.decode = NAT_DECODE_ENUM,
+		.offset = offsetof(InsertArgs, on_conflict),
 		.types = NAT_JSON_STRING,
 		.description = "What to do when a row violates a unique constraint: error (the default: nothing is inserted), skip (insert the others, report skippedRows), update (upsert: update the existing row with the new values).",
 		.enum_values = on_conflict_values,
@@ -66,6 +84,8 @@ static const ToolParam insert_params[] = {
 	},
 	{
 		.name = "conflict_columns",
+		.decode = NAT_DECODE_JSON,
+		.offset = offsetof(InsertArgs, conflict_columns),
 		.types = NAT_JSON_ARRAY,
 		.description = "The columns of the unique constraint that decides a conflict, for skip and update; defaults to the primary key.",
 		.items = NAT_ITEMS_COLUMN,
@@ -89,6 +109,7 @@ const ToolDef nat_tool_insert_data = {
 	.operation = "insert",
 	.params = insert_params,
 	.nparams = lengthof(insert_params),
+	.args_size = sizeof(InsertArgs),
 	.read_only = false,
 	.writes = true,
 	.destructive = false,
@@ -359,13 +380,14 @@ check_conflict_target(Oid relid, List *attnums)
 static void
 deparse_on_conflict(StringInfo buf, ToolCall *call, Oid relid, List *columns)
 {
-	char	   *mode = nat_arg_string(call, "on_conflict");
-	JsonbValue *target = nat_arg(call, "conflict_columns");
+	const InsertArgs *args = NAT_ARGS(call, InsertArgs);
+	int			mode = args->on_conflict;
+	JsonbValue *target = args->conflict_columns;
 	List	   *attnums = NIL;
 	ListCell   *lc;
 	int			nset = 0;
 
-	if (mode == NULL || strcmp(mode, "error") == 0)
+	if (mode == ON_CONFLICT_ERROR)
 	{
 		if (target)
 			nat_invalid_param("$.conflict_columns",
@@ -387,7 +409,7 @@ deparse_on_conflict(StringInfo buf, ToolCall *call, Oid relid, List *columns)
 													 psprintf("$.conflict_columns[%d]", i)));
 		}
 	}
-	else if (strcmp(mode, "update") == 0)
+	else if (mode == ON_CONFLICT_UPDATE)
 	{
 		attnums = primary_key_columns(relid);
 		if (attnums == NIL)
@@ -411,7 +433,7 @@ deparse_on_conflict(StringInfo buf, ToolCall *call, Oid relid, List *columns)
 		appendStringInfoChar(buf, ')');
 	}
 
-	if (strcmp(mode, "skip") == 0)
+	if (mode == ON_CONFLICT_SKIP)
 	{
 		appendStringInfoString(buf, " DO NOTHING");
 		return;
@@ -466,11 +488,11 @@ check_insert_cap(ToolCall *call, JsonbValue *rows)
 static void
 insert_data(ToolCall *call)
 {
-	JsonbValue *rows = nat_arg(call, "rows");
+	const InsertArgs *args = NAT_ARGS(call, InsertArgs);
+	JsonbValue *rows = args->rows;
 	Oid			relid;
 	List	   *containers;
 	List	   *columns;
-	char	   *mode = nat_arg_string(call, "on_conflict");
 	StringInfoData sql;
 	QueryParams params;
 	RowResult	result;
@@ -516,6 +538,6 @@ insert_data(ToolCall *call)
 	affected = nat_execute_dml(call, sql.data, &params, -1,
 							   nat_effective_row_caps(call), &result);
 	nat_response_write(call, affected, &result);
-	if (mode && strcmp(mode, "skip") == 0)
+	if (args->on_conflict == ON_CONFLICT_SKIP)
 		nat_push_int(&call->state, "skippedRows", list_length(containers) - affected);
 }

@@ -59,9 +59,20 @@
 
 static void list_tables(ToolCall *call);
 
+/* the decoded arguments */
+typedef struct ListTablesArgs
+{
+	CommonArgs	common;			/* limit, offset, timeout_ms */
+	char	   *schema;
+	char	   *pattern;
+	NatBoolArg	include_extension_objects;
+} ListTablesArgs;
+
 static const ToolParam list_tables_params[] = {
 	{
 		.name = "schema",
+		.decode = NAT_DECODE_TEXT,
+		.offset = offsetof(ListTablesArgs, schema),
 		.types = NAT_JSON_STRING,
 		.description = "List only this schema's tables, e.g. \"public\". By default every schema you can use, except the system schemas.",
 		.examples_json = "[\"public\", \"sales\"]",
@@ -69,6 +80,8 @@ static const ToolParam list_tables_params[] = {
 	},
 	{
 		.name = "pattern",
+		.decode = NAT_DECODE_TEXT,
+		.offset = offsetof(ListTablesArgs, pattern),
 		.types = NAT_JSON_STRING,
 		.description = "List only tables whose name matches this LIKE pattern, ignoring case: % matches any text, _ one character. E.g. \"order%\" or \"%customer%\".",
 		.examples_json = "[\"order%\", \"%customer%\"]",
@@ -76,6 +89,8 @@ static const ToolParam list_tables_params[] = {
 	},
 	{
 		.name = "include_extension_objects",
+		.decode = NAT_DECODE_BOOL,
+		.offset = offsetof(ListTablesArgs, include_extension_objects),
 		.types = NAT_JSON_BOOLEAN,
 		.description = "Also list the tables and views that belong to installed extensions (their own objects, such as pg_stat_statements or Citus's citus_tables), and those in schemas an extension owns (such as columnar). Left out by default.",
 		.default_json = "false",
@@ -97,6 +112,7 @@ const ToolDef nat_tool_list_tables = {
 	.operation = "list",
 	.params = list_tables_params,
 	.nparams = lengthof(list_tables_params),
+	.args_size = sizeof(ListTablesArgs),
 	.read_only = true,
 	.destructive = false,
 	.idempotent = true,
@@ -246,10 +262,11 @@ warn_extension_schema(ToolCall *call, Oid nspid)
 static void
 list_tables(ToolCall *call)
 {
-	char	   *schema = nat_arg_string(call, "schema");
-	char	   *pattern = nat_arg_string(call, "pattern");
-	bool		extension_objects = nat_arg_bool(call, "include_extension_objects", false);
-	int64		offset = nat_arg_int(call, "offset", 0);
+	const ListTablesArgs *args = NAT_ARGS(call, ListTablesArgs);
+	char	   *schema = args->schema;
+	char	   *pattern = args->pattern;
+	bool		extension_objects = args->include_extension_objects.value;
+	int64		offset = args->common.offset.value;
 	RowCaps		caps = nat_effective_row_caps(call);
 	StringInfoData sql;
 	QueryParams params;

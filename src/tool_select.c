@@ -27,6 +27,14 @@
 
 static void select_query(ToolCall *call);
 
+/* the decoded arguments */
+typedef struct SelectArgs
+{
+	CommonArgs	common;			/* table, where, limit, offset, timeout_ms */
+	JsonbValue *columns;
+	JsonbValue *order_by;
+} SelectArgs;
+
 static const char *const direction_values[] = {"asc", "desc", NULL};
 static const char *const nulls_values[] = {"first", "last", NULL};
 
@@ -34,6 +42,8 @@ static const ToolParam select_params[] = {
 	NAT_PARAM_TABLE("or view to read"),
 	{
 		.name = "columns",
+		.decode = NAT_DECODE_JSON,
+		.offset = offsetof(SelectArgs, columns),
 		.types = NAT_JSON_ARRAY | NAT_JSON_STRING,
 		.description = "Columns to return, as a list or a comma-separated string; all columns when omitted.",
 		.items = NAT_ITEMS_COLUMN,
@@ -45,6 +55,8 @@ static const ToolParam select_params[] = {
 	NAT_PARAM_WHERE("to return"),
 	{
 		.name = "order_by",
+		.decode = NAT_DECODE_JSON,
+		.offset = offsetof(SelectArgs, order_by),
 		.types = NAT_JSON_ARRAY | NAT_JSON_STRING,
 		.description = "Sort order: a list of {column, direction, nulls}, or a string like \"created_at desc, id\".",
 		.items = NAT_ITEMS_SORT_KEY,
@@ -69,6 +81,7 @@ const ToolDef nat_tool_select_query = {
 	.operation = "select",
 	.params = select_params,
 	.nparams = lengthof(select_params),
+	.args_size = sizeof(SelectArgs),
 	.read_only = true,
 	.destructive = false,
 	.idempotent = true,
@@ -257,9 +270,8 @@ deparse_sort_string(StringInfo buf, Oid relid, const char *text, const char *pat
  * Append " ORDER BY ..." if order_by was given.
  */
 static void
-deparse_order_by(StringInfo buf, ToolCall *call, Oid relid)
+deparse_order_by(StringInfo buf, JsonbValue *order_by, Oid relid)
 {
-	JsonbValue *order_by = nat_arg(call, "order_by");
 	int			n = 0;
 	int			i;
 
@@ -316,7 +328,8 @@ select_query(ToolCall *call)
 	QueryParams params;
 	JsonbValue *where;
 	RowCaps		caps = nat_effective_row_caps(call);
-	int64		offset = nat_arg_int(call, "offset", 0);
+	const SelectArgs *args = NAT_ARGS(call, SelectArgs);
+	int64		offset = args->common.offset.value;
 	RowResult	result;
 
 	relid = nat_resolve_call_table(call);
@@ -324,17 +337,17 @@ select_query(ToolCall *call)
 	nat_params_init(&params);
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "SELECT ");
-	nat_deparse_column_list(&sql, relid, nat_arg(call, "columns"), "$.columns");
+	nat_deparse_column_list(&sql, relid, args->columns, "$.columns");
 	appendStringInfoString(&sql, " FROM ");
 	appendStringInfoString(&sql, call->table);
 
-	where = nat_arg(call, "where");
+	where = args->common.where;
 	if (where)
 	{
 		appendStringInfoString(&sql, " WHERE ");
 		nat_deparse_where(&sql, relid, where, &params, "$.where");
 	}
-	deparse_order_by(&sql, call, relid);
+	deparse_order_by(&sql, args->order_by, relid);
 
 	nat_deparse_limit_offset(&sql, &params, caps.max_rows, offset);
 

@@ -24,12 +24,22 @@
 #include "utils/lsyscache.h"
 
 static void update_data(ToolCall *call);
+
+/* the decoded arguments */
+typedef struct UpdateArgs
+{
+	CommonArgs	common;			/* table, where, confirm_all_rows, dry_run,
+								 * returning, max_affected, timeout_ms */
+	JsonbValue *set;
+} UpdateArgs;
 static void validate_set(JsonbValue *value, const char *path);
 
 static const ToolParam update_params[] = {
 	NAT_PARAM_TABLE("to change"),
 	{
 		.name = "set",
+		.decode = NAT_DECODE_JSON,
+		.offset = offsetof(UpdateArgs, set),
 		.types = NAT_JSON_OBJECT,
 		.required = true,
 		.description = "New values by column name, e.g. {\"status\": \"shipped\", \"qty\": 5}; values are converted to the column types, null sets NULL.",
@@ -59,6 +69,7 @@ const ToolDef nat_tool_update_data = {
 	.operation = "update",
 	.params = update_params,
 	.nparams = lengthof(update_params),
+	.args_size = sizeof(UpdateArgs),
 	.read_only = false,
 	.writes = true,
 	.destructive = true,
@@ -98,7 +109,7 @@ validate_set(JsonbValue *value, const char *path)
 static void
 deparse_set_list(StringInfo buf, ToolCall *call, Oid relid, QueryParams *params)
 {
-	JsonbValue *set = nat_arg(call, "set");
+	JsonbValue *set = NAT_ARGS(call, UpdateArgs)->set;
 	JsonbIterator *it = JsonbIteratorInit(set->val.binary.data);
 	JsonbValue	v;
 	JsonbIteratorToken tok;
