@@ -626,8 +626,8 @@ normalize_pairs(const ToolParam *param, JsonbValue *value, const char *path)
 }
 
 /*
- * The arguments with the pairs parameter in its object shape (the handlers
- * read only that one), or args itself when it is not written as pairs.
+ * The arguments with the pairs parameter in its object shape (the decoder
+ * takes only that one), or args itself when it is not written as pairs.
  */
 Jsonb *
 nat_normalize_args(const ToolDef *tool, Jsonb *args)

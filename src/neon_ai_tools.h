@@ -7,16 +7,19 @@
  * declaration (the postgres_fdw convention).  The flow of one call is:
  *
  *	 ai_tool_call()  (neon_ai_tools.c, thin entry point)
- *	   -> registry lookup and argument validation    (registry.c, args.c)
- *	   -> run_tool_call(): subtransaction, timer,      (execute.c, call_timer.c)
+ *	   -> nat_run_tool_call(): subtransaction, timer,  (execute.c, call_timer.c)
  *		  read-only GUC nest level, error capture
- *		 -> the tool's handler (tool_select.c, ...):
- *			  resolve names through the catalog          (names.c)
+ *		 -> registry lookup                              (registry.c)
+ *		 -> validate and decode the arguments once       (args.c)
+ *			into the tool's struct
+ *		 -> the tool's planner (tool_select.c, ...)      (plan.h)
+ *			  resolve names through the catalog          (names.c, writes.c)
  *			  build SQL with bound parameters            (deparse.c, filter.c,
  *														  filter_sql.c, values.c)
- *			  run it, rendering rows under the caps      (execute.c, row_sink.c,
+ *		 -> run the plan: SPI, binding, caps             (execute.c, row_sink.c,
  *														  jsonb_out.c)
- *	   -> the response envelope, success or error        (response.c, errors.c,
+ *		 -> render: the success answer's keys            (response.c)
+ *	   -> or the error envelope                          (response.c, errors.c,
  *														  error_enrich.c)
  *
  * IDENTIFICATION
@@ -219,7 +222,14 @@ typedef struct ToolParam
 	void		(*validate) (JsonbValue *value, const char *path);
 } ToolParam;
 
-typedef void (*ToolHandler) (struct ToolCall *call);
+struct ToolPlan;
+
+/*
+ * A tool's planner: from the decoded arguments, fill the plan that
+ * execute.c runs (plan.h).  It never runs SQL nor writes answer keys.
+ */
+typedef void (*ToolPlanner) (struct ToolCall *call, const void *args,
+							 struct ToolPlan *plan);
 
 /* the decoded arguments of a call, in its tool's struct */
 #define NAT_ARGS(call, type) ((const type *) (call)->targs)
@@ -238,7 +248,7 @@ typedef struct ToolDef
 	bool		writes;			/* exists to write: hidden in read-only mode */
 	bool		destructive;
 	bool		idempotent;
-	ToolHandler handler;
+	ToolPlanner plan;
 } ToolDef;
 
 extern const ToolDef *nat_find_tool(const char *name);
@@ -512,6 +522,7 @@ typedef struct ToolCall
 	bool		read_only;		/* run with transaction_read_only = on */
 	bool		timed_out;		/* our timer ended the call */
 	bool		dry_run;		/* roll back the call's work at the end */
+	const char *error_type;		/* the error answer's errorType, or NULL */
 	int64		affected_rows;	/* rows changed, for the audit log; -1: none */
 
 	/* reported in the envelope */
@@ -551,16 +562,6 @@ extern Jsonb *nat_run_tool_call(const char *name, Jsonb *args);
 extern DestReceiver *nat_row_sink_create(ToolCall *call, RowCaps caps,
 										 RowResult *result);
 extern void nat_row_sink_close(DestReceiver *sink);
-extern void nat_stream_query(ToolCall *call, const char *sql,
-							 QueryParams *params, RowCaps caps,
-							 RowResult *result);
-extern int64 nat_execute_statement(ToolCall *call, const char *sql,
-								   QueryParams *params, bool query,
-								   int64 max_affected, RowCaps caps,
-								   RowResult *result);
-extern int64 nat_execute_dml(ToolCall *call, const char *sql,
-							 QueryParams *params, int64 max_affected,
-							 RowCaps caps, RowResult *result);
 extern int	nat_effective_timeout(ToolCall *call);
 extern RowCaps nat_effective_row_caps(ToolCall *call);
 
@@ -568,8 +569,6 @@ extern RowCaps nat_effective_row_caps(ToolCall *call);
 
 extern void nat_response_begin(ToolCall *call);
 extern Jsonb *nat_response_finish(ToolCall *call);
-extern void nat_response_rows(ToolCall *call, RowResult *result);
-extern void nat_response_write(ToolCall *call, int64 affected, RowResult *result);
 extern void nat_add_warning(ToolCall *call, const char *warning);
 extern Jsonb *nat_error_response(ToolCall *call, ErrorData *edata,
 								 ToolError *err);

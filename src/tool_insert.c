@@ -29,6 +29,7 @@
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "params.h"
+#include "plan.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/relcache.h"
@@ -36,7 +37,7 @@
 /* the protocol's limit on bound parameters in one statement */
 #define MAX_BOUND_PARAMS 65535
 
-static void insert_data(ToolCall *call);
+static void insert_data(ToolCall *call, const void *targs, ToolPlan *plan);
 
 /* the decoded arguments */
 typedef struct InsertArgs
@@ -114,7 +115,7 @@ const ToolDef nat_tool_insert_data = {
 	.writes = true,
 	.destructive = false,
 	.idempotent = false,
-	.handler = insert_data,
+	.plan = insert_data,
 };
 
 /* one column of the insert */
@@ -378,9 +379,9 @@ check_conflict_target(Oid relid, List *attnums)
  * from EXCLUDED.
  */
 static void
-deparse_on_conflict(StringInfo buf, ToolCall *call, Oid relid, List *columns)
+deparse_on_conflict(StringInfo buf, ToolCall *call, const InsertArgs *args,
+					Oid relid, List *columns)
 {
-	const InsertArgs *args = NAT_ARGS(call, InsertArgs);
 	int			mode = args->on_conflict;
 	JsonbValue *target = args->conflict_columns;
 	List	   *attnums = NIL;
@@ -486,25 +487,22 @@ check_insert_cap(ToolCall *call, JsonbValue *rows)
  *			   max_affected, timeout_ms)
  */
 static void
-insert_data(ToolCall *call)
+insert_data(ToolCall *call, const void *targs, ToolPlan *plan)
 {
-	const InsertArgs *args = NAT_ARGS(call, InsertArgs);
+	const InsertArgs *args = targs;
 	JsonbValue *rows = args->rows;
 	Oid			relid;
 	List	   *containers;
 	List	   *columns;
 	StringInfoData sql;
-	QueryParams params;
-	RowResult	result;
-	int64		affected;
+	QueryParams *params = &plan->params;
 	ListCell   *lc;
 
 	check_insert_cap(call, rows);
-	relid = nat_begin_write(call);
+	relid = plan->relid = nat_begin_write(call);
 	containers = row_containers(rows);
 	columns = insert_columns(relid, rows, containers);
 
-	nat_params_init(&params);
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "INSERT INTO ");
 	appendStringInfoString(&sql, call->table);
@@ -515,7 +513,7 @@ insert_data(ToolCall *call)
 	{
 		/* rows of nothing but defaults */
 		appendStringInfoString(&sql, " SELECT FROM pg_catalog.generate_series(1, ");
-		nat_deparse_param(&sql, nat_params_add(&params, INT4OID,
+		nat_deparse_param(&sql, nat_params_add(params, INT4OID,
 											   Int32GetDatum(list_length(containers)), false));
 		appendStringInfoChar(&sql, ')');
 	}
@@ -529,15 +527,15 @@ insert_data(ToolCall *call)
 			nat_deparse_column(&sql, relid, ((InsertColumn *) lfirst(lc))->attnum);
 		}
 		appendStringInfoChar(&sql, ')');
-		deparse_values(&sql, relid, rows, containers, columns, &params);
+		deparse_values(&sql, relid, rows, containers, columns, params);
 	}
-	deparse_on_conflict(&sql, call, relid, columns);
+	deparse_on_conflict(&sql, call, args, relid, columns);
 	nat_deparse_returning(&sql, call, relid);
 
 	/* at most one row changes per row given: the cap is already checked */
-	affected = nat_execute_dml(call, sql.data, &params, -1,
-							   nat_effective_row_caps(call), &result);
-	nat_response_write(call, affected, &result);
+	plan->run = PLAN_WRITE;
+	plan->sql = sql.data;
 	if (args->on_conflict == ON_CONFLICT_SKIP)
-		nat_push_int(&call->state, "skippedRows", list_length(containers) - affected);
+		nat_plan_add_field(plan, "skippedRows", ANSWER_INT_LESS_AFFECTED,
+						   list_length(containers));
 }

@@ -52,12 +52,13 @@
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "params.h"
+#include "plan.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/formatting.h"
 #include "utils/lsyscache.h"
 
-static void list_tables(ToolCall *call);
+static void list_tables(ToolCall *call, const void *targs, ToolPlan *plan);
 
 /* the decoded arguments */
 typedef struct ListTablesArgs
@@ -116,7 +117,7 @@ const ToolDef nat_tool_list_tables = {
 	.read_only = true,
 	.destructive = false,
 	.idempotent = true,
-	.handler = list_tables,
+	.plan = list_tables,
 };
 
 /*
@@ -260,19 +261,15 @@ warn_extension_schema(ToolCall *call, Oid nspid)
  *			   timeout_ms)
  */
 static void
-list_tables(ToolCall *call)
+list_tables(ToolCall *call, const void *targs, ToolPlan *plan)
 {
-	const ListTablesArgs *args = NAT_ARGS(call, ListTablesArgs);
+	const ListTablesArgs *args = targs;
 	char	   *schema = args->schema;
 	char	   *pattern = args->pattern;
 	bool		extension_objects = args->include_extension_objects.value;
-	int64		offset = args->common.offset.value;
-	RowCaps		caps = nat_effective_row_caps(call);
 	StringInfoData sql;
-	QueryParams params;
-	RowResult	result;
+	QueryParams *params = &plan->params;
 
-	nat_params_init(&params);
 	initStringInfo(&sql);
 	appendStringInfoString(&sql,
 						   "SELECT n.nspname::pg_catalog.text AS schema,"
@@ -303,7 +300,7 @@ list_tables(ToolCall *call)
 							psprintf("Your role has no USAGE privilege on schema %s, so none of its tables can be listed or used.",
 									 quote_identifier(get_namespace_name(nspid))));
 		appendStringInfoString(&sql, " AND c.relnamespace OPERATOR(pg_catalog.=) ");
-		nat_deparse_param(&sql, nat_params_add(&params, OIDOID,
+		nat_deparse_param(&sql, nat_params_add(params, OIDOID,
 											   ObjectIdGetDatum(nspid), false));
 		if (!extension_objects)
 			warn_extension_schema(call, nspid);
@@ -317,7 +314,7 @@ list_tables(ToolCall *call)
 	if (pattern)
 	{
 		appendStringInfoString(&sql, " AND c.relname OPERATOR(pg_catalog.~~*) ");
-		nat_deparse_param(&sql, nat_params_add(&params, TEXTOID,
+		nat_deparse_param(&sql, nat_params_add(params, TEXTOID,
 											   CStringGetTextDatum(pattern), false));
 	}
 
@@ -339,8 +336,9 @@ list_tables(ToolCall *call)
 						   " OR pg_catalog.has_any_column_privilege(c.oid, 'SELECT, INSERT, UPDATE'))"
 						   " ORDER BY n.nspname, c.relname");
 
-	nat_deparse_limit_offset(&sql, &params, caps.max_rows, offset);
+	nat_deparse_limit_offset(&sql, params, plan->caps.max_rows,
+							 args->common.offset.value);
 
-	nat_stream_query(call, sql.data, &params, caps, &result);
-	nat_response_rows(call, &result);
+	plan->run = PLAN_ROWS;
+	plan->sql = sql.data;
 }

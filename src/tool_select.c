@@ -22,10 +22,11 @@
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "params.h"
+#include "plan.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
-static void select_query(ToolCall *call);
+static void select_query(ToolCall *call, const void *targs, ToolPlan *plan);
 
 /* the decoded arguments */
 typedef struct SelectArgs
@@ -85,7 +86,7 @@ const ToolDef nat_tool_select_query = {
 	.read_only = true,
 	.destructive = false,
 	.idempotent = true,
-	.handler = select_query,
+	.plan = select_query,
 };
 
 /*
@@ -321,20 +322,16 @@ deparse_order_by(StringInfo buf, JsonbValue *order_by, Oid relid)
  * select_query(table, columns, where, order_by, limit, offset, timeout_ms)
  */
 static void
-select_query(ToolCall *call)
+select_query(ToolCall *call, const void *targs, ToolPlan *plan)
 {
+	const SelectArgs *args = targs;
 	Oid			relid;
 	StringInfoData sql;
-	QueryParams params;
+	QueryParams *params = &plan->params;
 	JsonbValue *where;
-	RowCaps		caps = nat_effective_row_caps(call);
-	const SelectArgs *args = NAT_ARGS(call, SelectArgs);
-	int64		offset = args->common.offset.value;
-	RowResult	result;
 
-	relid = nat_resolve_call_table(call);
+	relid = plan->relid = nat_resolve_call_table(call);
 
-	nat_params_init(&params);
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "SELECT ");
 	nat_deparse_column_list(&sql, relid, args->columns, "$.columns");
@@ -345,12 +342,13 @@ select_query(ToolCall *call)
 	if (where)
 	{
 		appendStringInfoString(&sql, " WHERE ");
-		nat_deparse_where(&sql, relid, where, &params, "$.where");
+		nat_deparse_where(&sql, relid, where, params, "$.where");
 	}
 	deparse_order_by(&sql, args->order_by, relid);
 
-	nat_deparse_limit_offset(&sql, &params, caps.max_rows, offset);
+	nat_deparse_limit_offset(&sql, params, plan->caps.max_rows,
+							 args->common.offset.value);
 
-	nat_stream_query(call, sql.data, &params, caps, &result);
-	nat_response_rows(call, &result);
+	plan->run = PLAN_ROWS;
+	plan->sql = sql.data;
 }

@@ -21,9 +21,10 @@
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "params.h"
+#include "plan.h"
 #include "utils/lsyscache.h"
 
-static void update_data(ToolCall *call);
+static void update_data(ToolCall *call, const void *targs, ToolPlan *plan);
 
 /* the decoded arguments */
 typedef struct UpdateArgs
@@ -74,7 +75,7 @@ const ToolDef nat_tool_update_data = {
 	.writes = true,
 	.destructive = true,
 	.idempotent = true,
-	.handler = update_data,
+	.plan = update_data,
 };
 
 /*
@@ -107,9 +108,8 @@ validate_set(JsonbValue *value, const char *path)
  * column's type.
  */
 static void
-deparse_set_list(StringInfo buf, ToolCall *call, Oid relid, QueryParams *params)
+deparse_set_list(StringInfo buf, JsonbValue *set, Oid relid, QueryParams *params)
 {
-	JsonbValue *set = NAT_ARGS(call, UpdateArgs)->set;
 	JsonbIterator *it = JsonbIteratorInit(set->val.binary.data);
 	JsonbValue	v;
 	JsonbIteratorToken tok;
@@ -151,25 +151,21 @@ deparse_set_list(StringInfo buf, ToolCall *call, Oid relid, QueryParams *params)
  *			   max_affected, timeout_ms)
  */
 static void
-update_data(ToolCall *call)
+update_data(ToolCall *call, const void *targs, ToolPlan *plan)
 {
-	Oid			relid = nat_begin_write(call);
+	const UpdateArgs *args = targs;
+	Oid			relid = plan->relid = nat_begin_write(call);
 	StringInfoData sql;
-	QueryParams params;
-	RowResult	rows;
-	int64		affected;
 
-	nat_params_init(&params);
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "UPDATE ");
 	appendStringInfoString(&sql, call->table);
 	appendStringInfoString(&sql, " SET ");
-	deparse_set_list(&sql, call, relid, &params);
-	nat_deparse_write_filter(&sql, call, relid, &params, "update");
+	deparse_set_list(&sql, args->set, relid, &plan->params);
+	nat_deparse_write_filter(&sql, call, relid, &plan->params, "update");
 	nat_deparse_returning(&sql, call, relid);
 
-	affected = nat_execute_dml(call, sql.data, &params,
-							   nat_effective_max_affected(call),
-							   nat_effective_row_caps(call), &rows);
-	nat_response_write(call, affected, &rows);
+	plan->run = PLAN_WRITE;
+	plan->sql = sql.data;
+	plan->max_affected = nat_effective_max_affected(call);
 }
