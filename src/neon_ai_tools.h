@@ -569,6 +569,8 @@ extern RowCaps nat_effective_row_caps(ToolCall *call);
 
 extern void nat_response_begin(ToolCall *call);
 extern Jsonb *nat_response_finish(ToolCall *call);
+extern void nat_response_columns(ToolCall *call, ColumnOutput *cols, int ncols);
+extern void nat_response_data_end(ToolCall *call, bool opened);
 extern void nat_add_warning(ToolCall *call, const char *warning);
 extern Jsonb *nat_error_response(ToolCall *call, ErrorData *edata,
 								 ToolError *err);

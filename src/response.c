@@ -21,6 +21,7 @@
 
 #include "access/xlog.h"
 #include "mb/pg_wchar.h"
+#include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "plan.h"
 #include "utils/builtins.h"
@@ -101,6 +102,47 @@ nat_add_warning(ToolCall *call, const char *warning)
 
 	call->warnings = lappend(call->warnings, pstrdup(warning));
 	MemoryContextSwitchTo(old);
+}
+
+/*
+ * A statement's "columns" (names and types, in the order of its rows),
+ * and the opening of its "data": row_sink.c streams the rows in.
+ */
+void
+nat_response_columns(ToolCall *call, ColumnOutput *cols, int ncols)
+{
+	NatJsonb   *state = &call->state;
+	int			i;
+
+	nat_push_key(state, "columns");
+	nat_jsonb_push(state, WJB_BEGIN_ARRAY, NULL);
+	for (i = 0; i < ncols; i++)
+	{
+		nat_jsonb_push(state, WJB_BEGIN_OBJECT, NULL);
+		nat_push_string(state, "name", cols[i].key);
+		nat_push_string(state, "type", cols[i].type_name);
+		nat_jsonb_push(state, WJB_END_OBJECT, NULL);
+		CHECK_FOR_INTERRUPTS();
+	}
+	nat_jsonb_push(state, WJB_END_ARRAY, NULL);
+
+	nat_push_key(state, "data");
+	nat_jsonb_push(state, WJB_BEGIN_ARRAY, NULL);
+}
+
+/*
+ * Close "data"; for a statement that returned no rows at all (no
+ * RETURNING, a utility statement: "data" was never opened), an empty one.
+ */
+void
+nat_response_data_end(ToolCall *call, bool opened)
+{
+	if (!opened)
+	{
+		nat_push_key(&call->state, "data");
+		nat_jsonb_push(&call->state, WJB_BEGIN_ARRAY, NULL);
+	}
+	nat_jsonb_push(&call->state, WJB_END_ARRAY, NULL);
 }
 
 /*

@@ -89,8 +89,7 @@ static const ToolParam delete_params[] = {
 	NAT_PARAM_CONFIRM_ALL_ROWS("delete"),
 	{
 		.name = "mode",
-		.decode = NAT_DECODE_ENUM,
-		.offset = offsetof(DeleteArgs, mode),
+		.decode = NAT_DECODE_ENUM, .offset = offsetof(DeleteArgs, mode),
 		.types = NAT_JSON_STRING,
 		.description = "\"delete\" deletes the rows that match where. \"truncate\" empties the whole table at once. \"drop\" removes the table (or view, materialized view, foreign table) itself. truncate and drop need \"confirm\": true, take no where, returning or max_affected, and never cascade: objects that depend on the table are reported instead.",
 		.enum_values = mode_values,
@@ -98,8 +97,7 @@ static const ToolParam delete_params[] = {
 	},
 	{
 		.name = "confirm",
-		.decode = NAT_DECODE_BOOL,
-		.offset = offsetof(DeleteArgs, confirm),
+		.decode = NAT_DECODE_BOOL, .offset = offsetof(DeleteArgs, confirm),
 		.types = NAT_JSON_BOOLEAN,
 		.description = "Must be true for mode truncate or drop, which remove everything and cannot be limited to some rows: ask the user before setting it.",
 		.default_json = "false",
@@ -606,6 +604,19 @@ plan_rows_held(ToolCall *call, ToolPlan *plan, Oid relid, char relkind,
 }
 
 /*
+ * Plan "<command> <rel> RESTRICT" (TRUNCATE TABLE, DROP VIEW, ...), with
+ * the rows the relation held as its affectedRows.
+ */
+static void
+plan_whole_table(ToolCall *call, ToolPlan *plan, char relkind,
+				 const char *mode, const char *command)
+{
+	plan_rows_held(call, plan, plan->relid, relkind, mode);
+	plan->run = PLAN_UTILITY;
+	plan->sql = psprintf("%s %s RESTRICT", command, call->table);
+}
+
+/*
  * A view takes DELETE if it is automatically updatable or has an INSTEAD
  * OF DELETE trigger or rule; otherwise PostgreSQL's refusal (55000) would
  * reach the agent as an unknown error, so say why here.
@@ -671,7 +682,6 @@ truncate_table(ToolCall *call, ToolPlan *plan)
 	char		relkind;
 	List	   *rels;
 	Blockers	blockers = {NIL, NIL};
-	StringInfoData sql;
 
 	call->operation = "truncate";
 	refuse_delete_only_args(call, "truncate");
@@ -725,13 +735,7 @@ truncate_table(ToolCall *call, ToolPlan *plan)
 		nat_throw(err);
 	}
 
-	plan_rows_held(call, plan, relid, relkind, "truncate");
-	initStringInfo(&sql);
-	appendStringInfoString(&sql, "TRUNCATE TABLE ");
-	appendStringInfoString(&sql, call->table);
-	appendStringInfoString(&sql, " RESTRICT");
-	plan->run = PLAN_UTILITY;
-	plan->sql = sql.data;
+	plan_whole_table(call, plan, relkind, "truncate", "TRUNCATE TABLE");
 }
 
 /*
@@ -745,7 +749,6 @@ drop_relation(ToolCall *call, ToolPlan *plan)
 	char		relkind;
 	List	   *rels;
 	Blockers	blockers = {NIL, NIL};
-	StringInfoData sql;
 
 	call->operation = "drop";
 	refuse_delete_only_args(call, "drop");
@@ -784,13 +787,8 @@ drop_relation(ToolCall *call, ToolPlan *plan)
 		nat_throw(err);
 	}
 
-	plan_rows_held(call, plan, relid, relkind, "drop");
-	initStringInfo(&sql);
-	appendStringInfo(&sql, "DROP %s ", relkind_drop_keyword(relkind));
-	appendStringInfoString(&sql, call->table);
-	appendStringInfoString(&sql, " RESTRICT");
-	plan->run = PLAN_UTILITY;
-	plan->sql = sql.data;
+	plan_whole_table(call, plan, relkind, "drop",
+					 psprintf("DROP %s", relkind_drop_keyword(relkind)));
 }
 
 /*

@@ -37,8 +37,7 @@ typedef struct ExplainArgs
 static const ToolParam explain_params[] = {
 	{
 		.name = "sql",
-		.decode = NAT_DECODE_TEXT,
-		.offset = offsetof(ExplainArgs, sql),
+		.decode = NAT_DECODE_TEXT, .offset = offsetof(ExplainArgs, sql),
 		.types = NAT_JSON_STRING,
 		.required = true,
 		.description = "The statement to explain, without EXPLAIN; values as $1, $2, ... in params.",
@@ -47,8 +46,7 @@ static const ToolParam explain_params[] = {
 	},
 	{
 		.name = "params",
-		.decode = NAT_DECODE_JSON,
-		.offset = offsetof(ExplainArgs, params),
+		.decode = NAT_DECODE_JSON, .offset = offsetof(ExplainArgs, params),
 		.types = NAT_JSON_ARRAY,
 		.description = "Values for $1, $2, ... in order, one for each placeholder: the plan depends on them.",
 		.examples_json = "[[42]]",
@@ -57,8 +55,7 @@ static const ToolParam explain_params[] = {
 	},
 	{
 		.name = "analyze",
-		.decode = NAT_DECODE_BOOL,
-		.offset = offsetof(ExplainArgs, analyze),
+		.decode = NAT_DECODE_BOOL, .offset = offsetof(ExplainArgs, analyze),
 		.types = NAT_JSON_BOOLEAN,
 		.description = "Also run the statement and report actual times and row counts. Only for read-only statements (queries); it runs read-only.",
 		.default_json = "false",
