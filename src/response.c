@@ -156,6 +156,19 @@ nat_response_write(ToolCall *call, int64 affected, RowResult *result)
 }
 
 /*
+ * "truncation": {"reason", "limit"}.
+ */
+static void
+push_truncation(NatJsonb *state, const char *reason, int64 limit)
+{
+	nat_push_key(state, "truncation");
+	nat_jsonb_push(state, WJB_BEGIN_OBJECT, NULL);
+	nat_push_string(state, "reason", reason);
+	nat_push_int(state, "limit", limit);
+	nat_jsonb_push(state, WJB_END_OBJECT, NULL);
+}
+
+/*
  * rowCount and the truncation report of a streamed query.
  */
 static void
@@ -170,11 +183,7 @@ nat_response_rows(ToolCall *call, RowResult *result)
 		const char *what = strcmp(result->truncation_reason, "row_limit") == 0 ?
 			"rows" : "bytes";
 
-		nat_push_key(state, "truncation");
-		nat_jsonb_push(state, WJB_BEGIN_OBJECT, NULL);
-		nat_push_string(state, "reason", result->truncation_reason);
-		nat_push_int(state, "limit", result->truncation_limit);
-		nat_jsonb_push(state, WJB_END_OBJECT, NULL);
+		push_truncation(state, result->truncation_reason, result->truncation_limit);
 		nat_add_warning(call,
 						psprintf("Result truncated to the first " INT64_FORMAT " rows: the %s limit of " INT64_FORMAT " %s was reached. More rows match; %s",
 								 result->row_count,
@@ -270,11 +279,7 @@ response_value(ToolCall *call, ToolPlan *plan, Datum value)
 		nat_jsonb_push(state, WJB_END_ARRAY, NULL);
 		nat_push_int(state, "rowCount", 0);
 		nat_push_bool(state, "truncated", true);
-		nat_push_key(state, "truncation");
-		nat_jsonb_push(state, WJB_BEGIN_OBJECT, NULL);
-		nat_push_string(state, "reason", "byte_limit");
-		nat_push_int(state, "limit", nat_max_response_bytes);
-		nat_jsonb_push(state, WJB_END_OBJECT, NULL);
+		push_truncation(state, "byte_limit", nat_max_response_bytes);
 		nat_add_warning(call,
 						psprintf("The plan is %zu bytes, past the byte limit of %d bytes, so it was left out. Plans print the statement's constants: explain it with shorter values, or explain its parts one at a time.",
 								 plan_size, nat_max_response_bytes));
