@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * args.c
- *		  Validation of, and access to, a tool call's arguments.
+ *		  Validation and decoding of a tool call's arguments.
  *
  * Validation is driven by the same static ToolParam tables that generate
  * the JSON Schemas of ai_tool_list(), and happens before any SQL is built:
@@ -109,6 +109,8 @@ nat_closest_word(const char *word, const char *const *candidates, int ncandidate
  * An integer value of a JSON number, or false if it has a fraction or does
  * not fit in 64 bits.
  */
+static JsonbValue *arg_value(Jsonb *args, const char *name);
+
 static bool
 json_integer_value(JsonbValue *value, int64 *result)
 {
@@ -342,19 +344,109 @@ validate_param(const ToolParam *param, JsonbValue *value, const char *path)
 }
 
 /*
- * Validate a call's arguments against its tool's parameter table.
+ * Store a present, validated argument in the tool's argument struct.
  */
-void
-nat_validate_args(const ToolDef *tool, Jsonb *args)
+static void
+decode_param(const ToolParam *param, JsonbValue *value, char *targs)
+{
+	void	   *field = targs + param->offset;
+	int64		i;
+
+	switch (param->decode)
+	{
+		case NAT_DECODE_NONE:
+			break;
+		case NAT_DECODE_TEXT:
+			*(char **) field = pnstrdup(value->val.string.val, value->val.string.len);
+			break;
+		case NAT_DECODE_JSON:
+			{
+				JsonbValue *copy = palloc(sizeof(JsonbValue));
+
+				*copy = *value;
+				*(JsonbValue **) field = copy;
+				break;
+			}
+		case NAT_DECODE_BOOL:
+			((NatBoolArg *) field)->given = true;
+			((NatBoolArg *) field)->value = value->val.boolean;
+			break;
+		case NAT_DECODE_INT:
+			if (json_integer_value(value, &i))
+			{
+				((NatIntArg *) field)->given = true;
+				((NatIntArg *) field)->value = i;
+			}
+			break;
+		case NAT_DECODE_ENUM:
+			{
+				char	   *s = nat_clip_len(value->val.string.val, value->val.string.len);
+				int			n;
+
+				for (n = 0; param->enum_values[n]; n++)
+					if (strcmp(s, param->enum_values[n]) == 0)
+						*(int *) field = n;
+				break;
+			}
+	}
+}
+
+/*
+ * Store a parameter's default in the tool's argument struct: the value of
+ * its default setting, or its default_json; zero otherwise.
+ */
+static void
+decode_default(const ToolParam *param, char *targs)
+{
+	void	   *field = targs + param->offset;
+	int			n;
+
+	switch (param->decode)
+	{
+		case NAT_DECODE_BOOL:
+			((NatBoolArg *) field)->value = param->default_json &&
+				strcmp(param->default_json, "true") == 0;
+			break;
+		case NAT_DECODE_INT:
+			if (param->default_setting)
+				((NatIntArg *) field)->value = *param->default_setting;
+			else if (param->default_json)
+				((NatIntArg *) field)->value = strtoi64(param->default_json, NULL, 10);
+			break;
+		case NAT_DECODE_ENUM:
+			/* default_json is the quoted name of one of the values */
+			for (n = 0; param->default_json && param->enum_values[n]; n++)
+				if (strlen(param->default_json) == strlen(param->enum_values[n]) + 2 &&
+					strncmp(param->default_json + 1, param->enum_values[n],
+							strlen(param->enum_values[n])) == 0)
+					*(int *) field = n;
+			break;
+		default:
+			break;
+	}
+}
+
+/*
+ * Validate a call's arguments against its tool's parameter table, and
+ * decode them into a new struct of the tool's (ToolDef.args_size bytes):
+ * the only place arguments are read by name.
+ */
+void *
+nat_decode_args(const ToolDef *tool, Jsonb *args)
 {
 	JsonbIterator *it;
 	JsonbValue	v;
 	JsonbIteratorToken tok;
 	int			i;
 	const char **names = palloc(sizeof(char *) * Max(tool->nparams, 1));
+	bool	   *given = palloc0(sizeof(bool) * Max(tool->nparams, 1));
+	char	   *targs = palloc0(Max(tool->args_size, sizeof(CommonArgs)));
 
 	for (i = 0; i < tool->nparams; i++)
+	{
 		names[i] = tool->params[i].name;
+		decode_default(&tool->params[i], targs);
+	}
 
 	it = JsonbIteratorInit(&args->root);
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
@@ -397,16 +489,19 @@ nat_validate_args(const ToolDef *tool, Jsonb *args)
 		if (v.type == jbvNull && !param->required)
 			continue;
 		validate_param(param, &v, path);
+		given[param - tool->params] = true;
+		decode_param(param, &v, targs);
 	}
 
 	for (i = 0; i < tool->nparams; i++)
 	{
-		if (tool->params[i].required && nat_arg_value(args, tool->params[i].name) == NULL)
+		if (tool->params[i].required && !given[i])
 			nat_invalid_param(psprintf("$.%s", tool->params[i].name),
 							  psprintf("Add \"%s\" (%s)", tool->params[i].name,
 									   tool->params[i].description),
 							  "missing required argument \"%s\"", tool->params[i].name);
 	}
+	return targs;
 }
 
 /*
@@ -531,8 +626,8 @@ normalize_pairs(const ToolParam *param, JsonbValue *value, const char *path)
 }
 
 /*
- * The arguments with the pairs parameter in its object shape (the handlers
- * read only that one), or args itself when it is not written as pairs.
+ * The arguments with the pairs parameter in its object shape (the decoder
+ * takes only that one), or args itself when it is not written as pairs.
  */
 Jsonb *
 nat_normalize_args(const ToolDef *tool, Jsonb *args)
@@ -553,7 +648,7 @@ nat_normalize_args(const ToolDef *tool, Jsonb *args)
 		JsonbValue *value;
 
 		if (!tool->params[i].pairs ||
-			(value = nat_arg_value(args, tool->params[i].name)) == NULL)
+			(value = arg_value(args, tool->params[i].name)) == NULL)
 			continue;
 		pairs = normalize_pairs(&tool->params[i], value,
 								psprintf("$.%s", tool->params[i].name));
@@ -611,8 +706,8 @@ nat_normalize_args(const ToolDef *tool, Jsonb *args)
 /*
  * An argument's value, or NULL when it is absent or JSON null.
  */
-JsonbValue *
-nat_arg_value(Jsonb *args, const char *name)
+static JsonbValue *
+arg_value(Jsonb *args, const char *name)
 {
 	JsonbValue *v = getKeyJsonValueFromContainer(&args->root, name,
 												 strlen(name), NULL);
@@ -620,44 +715,4 @@ nat_arg_value(Jsonb *args, const char *name)
 	if (v == NULL || v->type == jbvNull)
 		return NULL;
 	return v;
-}
-
-JsonbValue *
-nat_arg(ToolCall *call, const char *name)
-{
-	return nat_arg_value(call->args, name);
-}
-
-/*
- * A string argument (validated as a string), or NULL when absent.
- */
-char *
-nat_arg_string(ToolCall *call, const char *name)
-{
-	JsonbValue *v = nat_arg(call, name);
-
-	if (v == NULL || v->type != jbvString)
-		return NULL;
-	return pnstrdup(v->val.string.val, v->val.string.len);
-}
-
-bool
-nat_arg_bool(ToolCall *call, const char *name, bool dflt)
-{
-	JsonbValue *v = nat_arg(call, name);
-
-	if (v == NULL || v->type != jbvBool)
-		return dflt;
-	return v->val.boolean;
-}
-
-int64
-nat_arg_int(ToolCall *call, const char *name, int64 dflt)
-{
-	JsonbValue *v = nat_arg(call, name);
-	int64		result;
-
-	if (v == NULL || v->type != jbvNumeric || !json_integer_value(v, &result))
-		return dflt;
-	return result;
 }

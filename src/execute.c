@@ -19,8 +19,11 @@
  * statement_timeout).  A cancel SQLSTATE raised by the agent's own code
  * (RAISE ... USING ERRCODE = 'query_canceled') is an error like any other.
  *
- * Statements run through SPI with row_sink.c's receiver, which renders
- * their rows straight into the answer under the caps.
+ * The tool only plans (plan.h); this file runs every plan: it is the one
+ * place that calls SPI, binds JSON values to the types PostgreSQL infers,
+ * fetches single values and applies the row and write caps.  Rows go
+ * through row_sink.c's receiver, which renders them straight into the
+ * answer under the caps; the rest of the answer is response.c's.
  *
  * IDENTIFICATION
  *		  src/execute.c
@@ -37,7 +40,9 @@
 #include "parser/parse_param.h"
 #include "storage/proc.h"
 #include "neon_ai_tools.h"
+#include "plan.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
@@ -52,7 +57,8 @@ static int	call_depth = 0;
 int
 nat_effective_timeout(ToolCall *call)
 {
-	int64		ms = nat_arg_int(call, "timeout_ms", nat_timeout_ms);
+	const NatIntArg *timeout = &NAT_COMMON(call)->timeout_ms;
+	int64		ms = timeout->given ? timeout->value : nat_timeout_ms;
 
 	return (int) Min(ms, (int64) nat_max_timeout_ms);
 }
@@ -64,9 +70,10 @@ nat_effective_timeout(ToolCall *call)
 RowCaps
 nat_effective_row_caps(ToolCall *call)
 {
+	const NatIntArg *limit = &NAT_COMMON(call)->limit;
 	RowCaps		caps;
 
-	caps.max_rows = nat_arg_int(call, "limit", nat_row_limit);
+	caps.max_rows = limit->given ? limit->value : nat_row_limit;
 	caps.max_rows = Min(caps.max_rows, (int64) nat_max_rows);
 	caps.max_bytes = nat_max_response_bytes;
 	return caps;
@@ -134,16 +141,13 @@ conversion_error(ErrorData *edata)
 
 /*
  * How the call ended, for the audit log: success, dry_run or
- * error:<errorType>.
+ * error:<errorType>, from the call's state.
  */
 static const char *
-call_outcome(ToolCall *call, Jsonb *answer)
+call_outcome(ToolCall *call)
 {
-	JsonbValue *type = getKeyJsonValueFromContainer(&answer->root, "errorType",
-													strlen("errorType"), NULL);
-
-	if (type != NULL && type->type == jbvString)
-		return psprintf("error:%.*s", type->val.string.len, type->val.string.val);
+	if (call->error_type != NULL)
+		return psprintf("error:%s", call->error_type);
 	return call->dry_run ? "dry_run" : "success";
 }
 
@@ -239,6 +243,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 	PG_TRY();
 	{
 		const ToolDef *tool;
+		ToolPlan	plan;
 		int			nest;
 		int			timeout_ms;
 
@@ -246,10 +251,10 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		tool = call->tool = find_available_tool(name);
 		call->operation = tool->operation;
 		call->args = nat_normalize_args(tool, args);
-		nat_validate_args(tool, call->args);
+		call->targs = nat_decode_args(tool, call->args);
 		call->timeout_ms = nat_effective_timeout(call);
 		call->read_only = tool->read_only || nat_read_only ||
-			nat_arg_bool(call, "read_only", false);
+			NAT_COMMON(call)->read_only.value;
 
 		nest = NewGUCNestLevel();
 		apply_call_settings(call);
@@ -257,8 +262,11 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		call->deadline = nat_timer_deadline(&timeout_ms);
 		nat_guard_begin(call->read_only, callcxt);	/* after: reads the deadline */
 
+		/* validated and decoded (above); planned; run and rendered */
 		nat_response_begin(call);
-		tool->handler(call);
+		nat_plan_init(call, &plan);
+		tool->plan(call, call->targs, &plan);
+		nat_run_plan(call, &plan);
 
 		/* disarm, then let a cancel that raced with the end surface here */
 		nat_timer_disarm();
@@ -373,7 +381,7 @@ nat_run_tool_call(const char *name, Jsonb *args)
 	}
 	PG_END_TRY();
 
-	nat_audit_call(call, call_outcome(call, answer));
+	nat_audit_call(call, call_outcome(call));
 
 	/* copy the answer out before the call's memory goes */
 	MemoryContextSwitchTo(oldcxt);
@@ -381,17 +389,6 @@ nat_run_tool_call(const char *name, Jsonb *args)
 	memcpy(result, answer, VARSIZE(answer));
 	MemoryContextDelete(callcxt);
 	return result;
-}
-
-/*
- * Run a query and push its rows into the answer as "data" (and its columns
- * as "columns"), under the caps.
- */
-void
-nat_stream_query(ToolCall *call, const char *sql, QueryParams *params,
-				 RowCaps caps, RowResult *result)
-{
-	(void) nat_execute_statement(call, sql, params, true, -1, caps, result);
 }
 
 /*
@@ -462,10 +459,10 @@ param_list(QueryParams *params)
  * count, never through SPI's tcount, which would silently stop a
  * data-modifying statement part way.
  */
-int64
-nat_execute_statement(ToolCall *call, const char *sql, QueryParams *params,
-					  bool query, int64 max_affected, RowCaps caps,
-					  RowResult *result)
+static int64
+execute_statement(ToolCall *call, const char *sql, QueryParams *params,
+				  bool query, int64 max_affected, RowCaps caps,
+				  RowResult *result)
 {
 	SPIPlanPtr	plan;
 	SPIExecuteOptions options;
@@ -520,14 +517,256 @@ nat_execute_statement(ToolCall *call, const char *sql, QueryParams *params,
 	return affected;
 }
 
+
 /*
- * Run a generated data-modifying statement under the write cap; returns
- * the number of rows it affected.
+ * Run a statement that returns one row of one column, and return that
+ * value (never null), copied into the call's memory.  The SQL is run as
+ * one shot, not cached.  SPI's read_only flag would refuse a utility
+ * statement (EXPLAIN): only generated queries of a read-only call run on
+ * the call's snapshot.
  */
-int64
-nat_execute_dml(ToolCall *call, const char *sql, QueryParams *params,
-				int64 max_affected, RowCaps caps, RowResult *result)
+static Datum
+fetch_value(ToolCall *call, const char *sql, QueryParams *params,
+			bool read_only)
 {
-	return nat_execute_statement(call, sql, params, false, max_affected,
-								 caps, result);
+	Form_pg_attribute att;
+	MemoryContext old;
+	Datum		value;
+	bool		isnull;
+	int			rc;
+
+	call->query = MemoryContextStrdup(call->cxt, sql);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	rc = SPI_execute_with_args(sql, params->count, params->types,
+							   params->values, params->nulls, read_only, 0);
+	if (rc < 0 || SPI_processed != 1 || SPI_tuptable == NULL)
+		elog(ERROR, "a query for one value returned no row: %s",
+			 SPI_result_code_string(rc));
+	value = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (isnull)
+		elog(ERROR, "a query for one value returned null");
+
+	/* copy it out of SPI's memory before it goes */
+	att = TupleDescAttr(SPI_tuptable->tupdesc, 0);
+	old = MemoryContextSwitchTo(call->cxt);
+	if (att->attlen == -1)
+		value = PointerGetDatum(PG_DETOAST_DATUM_COPY(value));
+	else
+		value = datumCopy(value, att->attbyval, att->attlen);
+	MemoryContextSwitchTo(old);
+	SPI_finish();
+	return value;
+}
+
+/*
+ * Bind the JSON params to the types inferred for $1..$ntypes; "what" names
+ * the statement in the error when values are missing.
+ */
+static void
+bind_json_params(QueryParams *bound, JsonbValue *params, Oid *types,
+				 int ntypes, const char *what)
+{
+	int			given = params ? JsonContainerSize(params->val.binary.data) : 0;
+	int			i;
+
+	if (ntypes > given)
+		nat_invalid_param("$.params",
+						  psprintf("Pass %d values in params, one for each of $1 to $%d.", ntypes, ntypes),
+						  "%s uses $%d but params has %d value%s",
+						  what, ntypes, given, given == 1 ? "" : "s");
+	for (i = 0; i < ntypes; i++)
+	{
+		JsonbValue *value;
+		bool		isnull;
+		Datum		d;
+
+		CHECK_FOR_INTERRUPTS();
+		value = getIthJsonbValueFromContainer(params->val.binary.data, i);
+		d = nat_convert_value(value, types[i], -1,
+							  psprintf("$.params[%d]", i), NULL, &isnull);
+
+		nat_params_add(bound, types[i], d, isnull);
+	}
+}
+
+/*
+ * Analyse one of the agent's statements (source is the text it points
+ * into), check the functions it calls, and bind the JSON params to the
+ * types inferred for its placeholders.
+ */
+static Query *
+analyze_and_bind(ToolCall *call, ToolPlan *plan, RawStmt *rs,
+				 const char *source, QueryParams *bound, const char *what)
+{
+	Oid		   *types;
+	int			ntypes;
+	Query	   *query;
+
+	query = nat_analyze_statement(rs, source, &types, &ntypes);
+	nat_check_query_functions(query, call->read_only, "$.sql");
+	nat_params_init(bound);
+	bind_json_params(bound, plan->json_params, types, ntypes, what);
+	return query;
+}
+
+/*
+ * Does the statement change data (so that affectedRows and the write cap
+ * apply)?
+ */
+static bool
+changes_rows(Query *query)
+{
+	return query->commandType == CMD_INSERT ||
+		query->commandType == CMD_UPDATE ||
+		query->commandType == CMD_DELETE ||
+		query->commandType == CMD_MERGE ||
+		query->hasModifyingCTE;
+}
+
+/*
+ * Run one of the agent's statements and render its result at the current
+ * level of the answer.  Returns whether its rows were truncated.
+ */
+static bool
+run_agent_statement(ToolCall *call, ToolPlan *plan, RawStmt *rs, int index)
+{
+	char	   *what = plan->multiple ? psprintf("statement %d", index + 1) : "the statement";
+	Query	   *query;
+	QueryParams bound;
+	RowResult	rows;
+	int64		affected;
+	bool		modifies;
+
+	/*
+	 * The statement's analysis, bound values and execution live in a
+	 * context of their own, freed when it has run: only its rows stay, in
+	 * the answer (row_sink.c puts them in the call's context).  So many
+	 * statements cost no more than the largest of them.
+	 */
+	MemoryContext stmtcxt = AllocSetContextCreate(call->cxt,
+												  "neon_ai_tools statement",
+												  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(stmtcxt);
+
+	/* analysis errors point into the agent's whole text, which the call keeps */
+	call->query = (char *) plan->source;
+	query = analyze_and_bind(call, plan, rs, plan->source, &bound, what);
+
+	modifies = changes_rows(query);
+	affected = execute_statement(call, nat_statement_text(plan->source, rs), &bound,
+								 query->commandType == CMD_SELECT && !modifies,
+								 modifies ? plan->max_affected : -1,
+								 plan->caps, &rows);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(stmtcxt);
+	nat_response_statement_end(call, modifies, affected, &rows, plan->multiple);
+	return rows.truncated;
+}
+
+/*
+ * Run the agent's statements in order, each rendered as it ends: at the
+ * top level of the answer for one, as one object of "data" each for
+ * several.
+ */
+static void
+run_agent_statements(ToolCall *call, ToolPlan *plan)
+{
+	ListCell   *lc;
+	bool		truncated = false;
+
+	if (!plan->multiple)
+	{
+		(void) run_agent_statement(call, plan, linitial_node(RawStmt, plan->statements), 0);
+		return;
+	}
+	nat_response_statements_begin(call);
+	foreach(lc, plan->statements)
+	{
+		RawStmt    *rs = lfirst_node(RawStmt, lc);
+
+		nat_response_statement_begin(call, foreach_current_index(lc),
+									 nat_statement_tag(rs));
+		truncated |= run_agent_statement(call, plan, rs, foreach_current_index(lc));
+	}
+	nat_response_statements_end(call, list_length(plan->statements), truncated);
+}
+
+/*
+ * An empty plan for the call: the call's row caps, no write cap.
+ */
+void
+nat_plan_init(ToolCall *call, ToolPlan *plan)
+{
+	memset(plan, 0, sizeof(ToolPlan));
+	nat_params_init(&plan->params);
+	plan->caps = nat_effective_row_caps(call);
+	plan->max_affected = -1;
+}
+
+/*
+ * Add a key of the tool's own to the answer.
+ */
+void
+nat_plan_add_field(ToolPlan *plan, const char *key, AnswerFieldKind kind,
+				   int64 value)
+{
+	AnswerField *field = palloc(sizeof(AnswerField));
+
+	field->key = key;
+	field->kind = kind;
+	field->value = value;
+	plan->answer_fields = lappend(plan->answer_fields, field);
+}
+
+/*
+ * Run the plan and render its answer (response.c).
+ */
+void
+nat_run_plan(ToolCall *call, ToolPlan *plan)
+{
+	PlanResult	result;
+
+	memset(&result, 0, sizeof(result));
+	result.affected = -1;
+	switch (plan->run)
+	{
+		case PLAN_ROWS:
+			(void) execute_statement(call, plan->sql, &plan->params, true, -1,
+									 plan->caps, &result.rows);
+			break;
+		case PLAN_WRITE:
+			result.affected = execute_statement(call, plan->sql, &plan->params,
+												false, plan->max_affected,
+												plan->caps, &result.rows);
+			break;
+		case PLAN_UTILITY:
+			if (plan->affected_from == PLAN_AFFECTED_COUNT)
+			{
+				QueryParams none;
+
+				/* not read-only: a snapshot taken now that the lock is held */
+				nat_params_init(&none);
+				result.affected = DatumGetInt64(fetch_value(call, plan->count_sql,
+															&none, false));
+			}
+			else if (plan->affected_from == PLAN_AFFECTED_CONSTANT)
+				result.affected = plan->affected_constant;
+			(void) execute_statement(call, plan->sql, &plan->params, false, -1,
+									 plan->caps, &result.rows);
+			break;
+		case PLAN_VALUE:
+			/* the agent's statement (EXPLAIN of it) is bound only now */
+			if (plan->statements != NIL)
+				(void) analyze_and_bind(call, plan,
+										linitial_node(RawStmt, plan->statements),
+										plan->sql, &plan->params, "the statement");
+			result.value = fetch_value(call, plan->sql, &plan->params,
+									   call->read_only && plan->statements == NIL);
+			break;
+		case PLAN_AGENT:
+			run_agent_statements(call, plan);
+			return;
+	}
+	nat_response_plan(call, plan, &result);
 }

@@ -800,7 +800,7 @@ nat_resolve_column(Oid relid, const char *name, const char *path)
 Oid
 nat_resolve_call_table(ToolCall *call)
 {
-	Oid			relid = nat_resolve_table(nat_arg_string(call, "table"), "$.table");
+	Oid			relid = nat_resolve_table(NAT_COMMON(call)->table, "$.table");
 
 	call->table = nat_relation_display_name(relid);
 	return relid;

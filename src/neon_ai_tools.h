@@ -7,16 +7,19 @@
  * declaration (the postgres_fdw convention).  The flow of one call is:
  *
  *	 ai_tool_call()  (neon_ai_tools.c, thin entry point)
- *	   -> registry lookup and argument validation    (registry.c, args.c)
- *	   -> run_tool_call(): subtransaction, timer,      (execute.c, call_timer.c)
+ *	   -> nat_run_tool_call(): subtransaction, timer,  (execute.c, call_timer.c)
  *		  read-only GUC nest level, error capture
- *		 -> the tool's handler (tool_select.c, ...):
- *			  resolve names through the catalog          (names.c)
+ *		 -> registry lookup                              (registry.c)
+ *		 -> validate and decode the arguments once       (args.c)
+ *			into the tool's struct
+ *		 -> the tool's planner (tool_select.c, ...)      (plan.h)
+ *			  resolve names through the catalog          (names.c, writes.c)
  *			  build SQL with bound parameters            (deparse.c, filter.c,
  *														  filter_sql.c, values.c)
- *			  run it, rendering rows under the caps      (execute.c, row_sink.c,
+ *		 -> run the plan: SPI, binding, caps             (execute.c, row_sink.c,
  *														  jsonb_out.c)
- *	   -> the response envelope, success or error        (response.c, errors.c,
+ *		 -> render: the success answer's keys            (response.c)
+ *	   -> or the error envelope                          (response.c, errors.c,
  *														  error_enrich.c)
  *
  * IDENTIFICATION
@@ -139,9 +142,58 @@ struct ToolCall;
 #define NAT_ITEMS_ROW		3	/* rows: objects of column values */
 #define NAT_ITEMS_VALUE		4	/* any value bound to a placeholder */
 
+/*
+ * How args.c stores a validated argument in the tool's argument struct
+ * (ToolDef.args_size bytes, beginning with CommonArgs): the handlers read
+ * that struct, never the jsonb by name.
+ */
+typedef enum NatDecode
+{
+	NAT_DECODE_NONE,			/* not stored */
+	NAT_DECODE_TEXT,			/* char *: the string; NULL when absent */
+	NAT_DECODE_JSON,			/* JsonbValue *: the value; NULL when absent */
+	NAT_DECODE_BOOL,			/* NatBoolArg */
+	NAT_DECODE_INT,				/* NatIntArg */
+	NAT_DECODE_ENUM				/* int: the index in enum_values */
+} NatDecode;
+
+/* a boolean or integer argument: value is the default when not given */
+typedef struct NatBoolArg
+{
+	bool		given;
+	bool		value;
+} NatBoolArg;
+
+typedef struct NatIntArg
+{
+	bool		given;
+	int64		value;
+} NatIntArg;
+
+/*
+ * The arguments that mean the same in every tool that takes them (the
+ * rows of params.h), read by the core (execute.c, writes.c, names.c).
+ * Every tool's argument struct begins with one.
+ */
+typedef struct CommonArgs
+{
+	char	   *table;
+	JsonbValue *where;
+	JsonbValue *returning;
+	NatBoolArg	confirm_all_rows;
+	NatBoolArg	dry_run;
+	NatIntArg	max_affected;
+	NatIntArg	limit;
+	NatIntArg	offset;
+	NatIntArg	timeout_ms;
+	NatBoolArg	read_only;
+} CommonArgs;
+
 typedef struct ToolParam
 {
 	const char *name;
+	NatDecode	decode;			/* how the value is stored, and where: */
+	size_t		offset;			/* offsetof in the tool's argument struct */
 	int			types;			/* NAT_JSON_* mask */
 	bool		required;
 	const char *description;	/* written for an LLM */
@@ -170,7 +222,18 @@ typedef struct ToolParam
 	void		(*validate) (JsonbValue *value, const char *path);
 } ToolParam;
 
-typedef void (*ToolHandler) (struct ToolCall *call);
+struct ToolPlan;
+
+/*
+ * A tool's planner: from the decoded arguments, fill the plan that
+ * execute.c runs (plan.h).  It never runs SQL nor writes answer keys.
+ */
+typedef void (*ToolPlanner) (struct ToolCall *call, const void *args,
+							 struct ToolPlan *plan);
+
+/* the decoded arguments of a call, in its tool's struct */
+#define NAT_ARGS(call, type) ((const type *) (call)->targs)
+#define NAT_COMMON(call) NAT_ARGS(call, CommonArgs)
 
 typedef struct ToolDef
 {
@@ -180,11 +243,12 @@ typedef struct ToolDef
 	const char *operation;		/* reported in answers, unless the tool says */
 	const ToolParam *params;
 	int			nparams;
+	Size		args_size;		/* sizeof its argument struct */
 	bool		read_only;		/* never writes: runs read-only */
 	bool		writes;			/* exists to write: hidden in read-only mode */
 	bool		destructive;
 	bool		idempotent;
-	ToolHandler handler;
+	ToolPlanner plan;
 } ToolDef;
 
 extern const ToolDef *nat_find_tool(const char *name);
@@ -196,13 +260,8 @@ extern const char *nat_closest_tool_name(const char *name);
 
 /* ---- in args.c: argument validation and access ---- */
 
-extern void nat_validate_args(const ToolDef *tool, Jsonb *args);
+extern void *nat_decode_args(const ToolDef *tool, Jsonb *args);
 extern Jsonb *nat_normalize_args(const ToolDef *tool, Jsonb *args);
-extern JsonbValue *nat_arg_value(Jsonb *args, const char *name);
-extern JsonbValue *nat_arg(struct ToolCall *call, const char *name);
-extern char *nat_arg_string(struct ToolCall *call, const char *name);
-extern bool nat_arg_bool(struct ToolCall *call, const char *name, bool dflt);
-extern int64 nat_arg_int(struct ToolCall *call, const char *name, int64 dflt);
 extern const char *nat_json_type_name(JsonbValue *value);
 extern char *nat_json_value_text(JsonbValue *value);
 extern const char *nat_closest_word(const char *word, const char *const *candidates,
@@ -464,6 +523,7 @@ typedef struct ToolCall
 	const char *tool_name;		/* as the caller named it */
 	const ToolDef *tool;		/* NULL until found */
 	Jsonb	   *args;
+	void	   *targs;			/* args validated and decoded (NAT_ARGS) */
 	MemoryContext cxt;			/* lives until the answer is built */
 	instr_time	start;
 	int			timeout_ms;		/* effective, after clamping */
@@ -471,6 +531,7 @@ typedef struct ToolCall
 	bool		read_only;		/* run with transaction_read_only = on */
 	bool		timed_out;		/* our timer ended the call */
 	bool		dry_run;		/* roll back the call's work at the end */
+	const char *error_type;		/* the error answer's errorType, or NULL */
 	int64		affected_rows;	/* rows changed, for the audit log; -1: none */
 
 	/* reported in the envelope */
@@ -510,16 +571,6 @@ extern Jsonb *nat_run_tool_call(const char *name, Jsonb *args);
 extern DestReceiver *nat_row_sink_create(ToolCall *call, RowCaps caps,
 										 RowResult *result);
 extern void nat_row_sink_close(DestReceiver *sink);
-extern void nat_stream_query(ToolCall *call, const char *sql,
-							 QueryParams *params, RowCaps caps,
-							 RowResult *result);
-extern int64 nat_execute_statement(ToolCall *call, const char *sql,
-								   QueryParams *params, bool query,
-								   int64 max_affected, RowCaps caps,
-								   RowResult *result);
-extern int64 nat_execute_dml(ToolCall *call, const char *sql,
-							 QueryParams *params, int64 max_affected,
-							 RowCaps caps, RowResult *result);
 extern int	nat_effective_timeout(ToolCall *call);
 extern RowCaps nat_effective_row_caps(ToolCall *call);
 
@@ -527,8 +578,8 @@ extern RowCaps nat_effective_row_caps(ToolCall *call);
 
 extern void nat_response_begin(ToolCall *call);
 extern Jsonb *nat_response_finish(ToolCall *call);
-extern void nat_response_rows(ToolCall *call, RowResult *result);
-extern void nat_response_write(ToolCall *call, int64 affected, RowResult *result);
+extern void nat_response_columns(ToolCall *call, ColumnOutput *cols, int ncols);
+extern void nat_response_data_end(ToolCall *call, bool opened);
 extern void nat_add_warning(ToolCall *call, const char *warning);
 extern Jsonb *nat_error_response(ToolCall *call, ErrorData *edata,
 								 ToolError *err);

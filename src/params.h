@@ -6,7 +6,8 @@
  * A parameter that means the same thing in several tools (table, where,
  * timeout_ms, ...) is written once here and used in each tool's static
  * ToolParam table, so its schema, description and checks cannot drift
- * apart between tools.
+ * apart between tools.  Their values are decoded into the CommonArgs
+ * every tool's argument struct begins with.
  *
  * IDENTIFICATION
  *		  src/params.h
@@ -21,6 +22,7 @@
 #define NAT_PARAM_TABLE(what) \
 	{ \
 		.name = "table", \
+		.decode = NAT_DECODE_TEXT, .offset = offsetof(CommonArgs, table), \
 		.types = NAT_JSON_STRING, \
 		.required = true, \
 		.description = "The table " what ": \"orders\" or \"schema.orders\".", \
@@ -31,6 +33,7 @@
 #define NAT_PARAM_WHERE(what) \
 	{ \
 		.name = "where", \
+		.decode = NAT_DECODE_JSON, .offset = offsetof(CommonArgs, where), \
 		.types = NAT_JSON_OBJECT | NAT_JSON_STRING, \
 		.description = "Which rows " what ". Recommended: an object, e.g. {\"status\": \"active\", \"age\": {\"gt\": 18}}, with operators eq, neq, gt, gte, lt, lte, in, not_in, like, ilike, is_null, between, contains and nested and/or/not lists (at most 32 levels deep, at most 10000 values in one in/not_in list, at most 10000 conditions and list values in all). Or a SQL condition string over the table's columns, e.g. \"age > 18 AND status = 'active'\" (comparisons, LIKE, IN, BETWEEN, IS NULL, AND/OR/NOT and a few built-in functions; no subqueries).", \
 		.examples_json = "[{\"status\": \"active\", \"age\": {\"gte\": 18}}, {\"or\": [{\"role\": \"admin\"}, {\"id\": {\"in\": [1, 2]}}]}, \"age > 18 AND status = 'active'\"]", \
@@ -42,6 +45,7 @@
 #define NAT_PARAM_LIMIT(what) \
 	{ \
 		.name = "limit", \
+		.decode = NAT_DECODE_INT, .offset = offsetof(CommonArgs, limit), \
 		.types = NAT_JSON_INTEGER, \
 		.description = "Maximum number of " what " to return; the answer says when more were available (truncated).", \
 		.has_minimum = true, \
@@ -53,6 +57,7 @@
 #define NAT_PARAM_OFFSET(what) \
 	{ \
 		.name = "offset", \
+		.decode = NAT_DECODE_INT, .offset = offsetof(CommonArgs, offset), \
 		.types = NAT_JSON_INTEGER, \
 		.description = what " to skip before returning any, for paging.", \
 		.has_minimum = true, \
@@ -63,6 +68,7 @@
 #define NAT_PARAM_TIMEOUT_MS \
 	{ \
 		.name = "timeout_ms", \
+		.decode = NAT_DECODE_INT, .offset = offsetof(CommonArgs, timeout_ms), \
 		.types = NAT_JSON_INTEGER, \
 		.description = "Time limit for this call in milliseconds.", \
 		.has_minimum = true, \
@@ -74,6 +80,7 @@
 #define NAT_PARAM_RETURNING \
 	{ \
 		.name = "returning", \
+		.decode = NAT_DECODE_JSON, .offset = offsetof(CommonArgs, returning), \
 		.types = NAT_JSON_ARRAY | NAT_JSON_STRING, \
 		.description = "Columns of the changed rows to return, as a list or a comma-separated string; all columns by default (so generated ids and defaults come back), [] for none.", \
 		.items = NAT_ITEMS_COLUMN, \
@@ -86,6 +93,7 @@
 #define NAT_PARAM_CONFIRM_ALL_ROWS(verb) \
 	{ \
 		.name = "confirm_all_rows", \
+		.decode = NAT_DECODE_BOOL, .offset = offsetof(CommonArgs, confirm_all_rows), \
 		.types = NAT_JSON_BOOLEAN, \
 		.description = "Must be true to " verb " every row of the table when there is no where filter; refused otherwise.", \
 		.default_json = "false", \
@@ -94,6 +102,7 @@
 #define NAT_PARAM_DRY_RUN \
 	{ \
 		.name = "dry_run", \
+		.decode = NAT_DECODE_BOOL, .offset = offsetof(CommonArgs, dry_run), \
 		.types = NAT_JSON_BOOLEAN, \
 		.description = "Run the change, report affectedRows and the changed rows, then roll it back: nothing is kept.", \
 		.default_json = "false", \
@@ -102,6 +111,7 @@
 #define NAT_PARAM_MAX_AFFECTED \
 	{ \
 		.name = "max_affected", \
+		.decode = NAT_DECODE_INT, .offset = offsetof(CommonArgs, max_affected), \
 		.types = NAT_JSON_INTEGER, \
 		.description = "Refuse, changing nothing, if more rows than this would change. Can only lower the server's limit.", \
 		.has_minimum = true, \

@@ -192,7 +192,7 @@ plan_cache_trim(int max_entries, Size max_bytes)
 /*
  * Account for the growth of the plan used last (its generic plan, built
  * while it ran), and free least recently used plans to stay within the
- * limits.  nat_execute_statement() calls this right after running a plan,
+ * limits.  execute_statement() (execute.c) calls this right after running a plan,
  * so the cache is back within its limits when the call ends.
  */
 void

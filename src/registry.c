@@ -3,7 +3,7 @@
  * registry.c
  *		  The tools, and the catalog that ai_tool_list() renders.
  *
- * Each tool is a static ToolDef (defined next to its handler, in
+ * Each tool is a static ToolDef (defined next to its planner, in
  * tool_*.c) whose ToolParam table generates the JSON Schema here and
  * drives argument validation in args.c.  Maxima tied to settings (limit,
  * timeout_ms) are rendered with the caller's effective values.
@@ -375,7 +375,7 @@ append_param_schema(StringInfo buf, const ToolParam *param, const CatalogFormat 
 	/*
 	 * Without open objects: an object of column values becomes a list of
 	 * pairs; a second shape beside the object (where's SQL text, rows' list
-	 * of rows) is the one declared.  The handlers still take every shape.
+	 * of rows) is the one declared.  The tools still take every shape.
 	 */
 	if (fmt->closed && (types & NAT_JSON_OBJECT))
 	{

@@ -8,6 +8,10 @@
  * than empty.  (jsonb orders object keys by length and then bytes; the
  * "columns" array keeps the column order of the rows.)
  *
+ * Every key of a success answer is written here, from the call, the plan
+ * and what running it produced (nat_response_plan), except the rows
+ * themselves, which row_sink.c streams in as they come.
+ *
  * IDENTIFICATION
  *		  src/response.c
  *
@@ -17,10 +21,14 @@
 
 #include "access/xlog.h"
 #include "mb/pg_wchar.h"
+#include "miscadmin.h"
 #include "neon_ai_tools.h"
+#include "plan.h"
 #include "utils/builtins.h"
 #include "utils/formatting.h"
 #include "utils/elog.h"
+
+static void nat_response_rows(ToolCall *call, RowResult *result);
 
 /*
  * "12.3ms": time since the call started.
@@ -36,7 +44,7 @@ nat_format_elapsed(instr_time start)
 }
 
 /*
- * Start the success answer; the tool adds its own keys to call->state.
+ * Start the success answer.
  */
 void
 nat_response_begin(ToolCall *call)
@@ -97,9 +105,50 @@ nat_add_warning(ToolCall *call, const char *warning)
 }
 
 /*
- * affectedRows, then the rows a write returned.
+ * A statement's "columns" (names and types, in the order of its rows),
+ * and the opening of its "data": row_sink.c streams the rows in.
  */
 void
+nat_response_columns(ToolCall *call, ColumnOutput *cols, int ncols)
+{
+	NatJsonb   *state = &call->state;
+	int			i;
+
+	nat_push_key(state, "columns");
+	nat_jsonb_push(state, WJB_BEGIN_ARRAY, NULL);
+	for (i = 0; i < ncols; i++)
+	{
+		nat_jsonb_push(state, WJB_BEGIN_OBJECT, NULL);
+		nat_push_string(state, "name", cols[i].key);
+		nat_push_string(state, "type", cols[i].type_name);
+		nat_jsonb_push(state, WJB_END_OBJECT, NULL);
+		CHECK_FOR_INTERRUPTS();
+	}
+	nat_jsonb_push(state, WJB_END_ARRAY, NULL);
+
+	nat_push_key(state, "data");
+	nat_jsonb_push(state, WJB_BEGIN_ARRAY, NULL);
+}
+
+/*
+ * Close "data"; for a statement that returned no rows at all (no
+ * RETURNING, a utility statement: "data" was never opened), an empty one.
+ */
+void
+nat_response_data_end(ToolCall *call, bool opened)
+{
+	if (!opened)
+	{
+		nat_push_key(&call->state, "data");
+		nat_jsonb_push(&call->state, WJB_BEGIN_ARRAY, NULL);
+	}
+	nat_jsonb_push(&call->state, WJB_END_ARRAY, NULL);
+}
+
+/*
+ * affectedRows, then the rows a write returned.
+ */
+static void
 nat_response_write(ToolCall *call, int64 affected, RowResult *result)
 {
 	nat_push_int(&call->state, "affectedRows", affected);
@@ -107,9 +156,22 @@ nat_response_write(ToolCall *call, int64 affected, RowResult *result)
 }
 
 /*
+ * "truncation": {"reason", "limit"}.
+ */
+static void
+push_truncation(NatJsonb *state, const char *reason, int64 limit)
+{
+	nat_push_key(state, "truncation");
+	nat_jsonb_push(state, WJB_BEGIN_OBJECT, NULL);
+	nat_push_string(state, "reason", reason);
+	nat_push_int(state, "limit", limit);
+	nat_jsonb_push(state, WJB_END_OBJECT, NULL);
+}
+
+/*
  * rowCount and the truncation report of a streamed query.
  */
-void
+static void
 nat_response_rows(ToolCall *call, RowResult *result)
 {
 	NatJsonb *state = &call->state;
@@ -121,11 +183,7 @@ nat_response_rows(ToolCall *call, RowResult *result)
 		const char *what = strcmp(result->truncation_reason, "row_limit") == 0 ?
 			"rows" : "bytes";
 
-		nat_push_key(state, "truncation");
-		nat_jsonb_push(state, WJB_BEGIN_OBJECT, NULL);
-		nat_push_string(state, "reason", result->truncation_reason);
-		nat_push_int(state, "limit", result->truncation_limit);
-		nat_jsonb_push(state, WJB_END_OBJECT, NULL);
+		push_truncation(state, result->truncation_reason, result->truncation_limit);
 		nat_add_warning(call,
 						psprintf("Result truncated to the first " INT64_FORMAT " rows: the %s limit of " INT64_FORMAT " %s was reached. More rows match; %s",
 								 result->row_count,
@@ -143,6 +201,177 @@ nat_response_rows(ToolCall *call, RowResult *result)
 									 quote_identifier(result->oversized_column),
 									 quote_identifier(result->oversized_column)));
 	}
+}
+
+/*
+ * The size of json text rendered as jsonb renders it: white space outside
+ * strings dropped, ": " and ", " as separators.  Strings keep their escapes
+ * (EXPLAIN escapes as jsonb does).  One pass, nothing allocated.
+ */
+static Size
+json_rendered_size(const char *s, Size len)
+{
+	Size		size = 0;
+	bool		in_string = false;
+	Size		i;
+
+	for (i = 0; i < len; i++)
+	{
+		char		c = s[i];
+
+		if (in_string)
+		{
+			size++;
+			if (c == '\\' && i + 1 < len)
+			{
+				size++;
+				i++;
+			}
+			else if (c == '"')
+				in_string = false;
+		}
+		else if (c == '"')
+		{
+			size++;
+			in_string = true;
+		}
+		else if (c == ',' || c == ':')
+			size += 2;
+		else if (c != ' ' && c != '\n' && c != '\t' && c != '\r')
+			size++;
+	}
+	return size;
+}
+
+/*
+ * A plan's one value as "data": a jsonb value as the one element of data,
+ * or json text (EXPLAIN's plan) as data itself.  The json text is measured
+ * on its own text before anything is built from it: a plan prints its
+ * constants (a long literal in a Filter line), so it can be any size, and
+ * past the byte budget it is left out.
+ */
+static void
+response_value(ToolCall *call, ToolPlan *plan, Datum value)
+{
+	NatJsonb   *state = &call->state;
+	text	   *plan_text;
+	Size		plan_size;
+	RowResult	rows;
+
+	memset(&rows, 0, sizeof(rows));
+	if (plan->value_shape == PLAN_VALUE_ROW)
+	{
+		nat_push_key(state, "data");
+		nat_jsonb_push(state, WJB_BEGIN_ARRAY, NULL);
+		nat_push_jsonb(state, NULL, DatumGetJsonbP(value));
+		nat_jsonb_push(state, WJB_END_ARRAY, NULL);
+		rows.row_count = 1;
+		nat_response_rows(call, &rows);
+		return;
+	}
+
+	plan_text = DatumGetTextPP(value);
+	plan_size = json_rendered_size(VARDATA_ANY(plan_text), VARSIZE_ANY_EXHDR(plan_text));
+	if (plan_size > (Size) nat_max_response_bytes)
+	{
+		nat_push_key(state, "data");
+		nat_jsonb_push(state, WJB_BEGIN_ARRAY, NULL);
+		nat_jsonb_push(state, WJB_END_ARRAY, NULL);
+		nat_push_int(state, "rowCount", 0);
+		nat_push_bool(state, "truncated", true);
+		push_truncation(state, "byte_limit", nat_max_response_bytes);
+		nat_add_warning(call,
+						psprintf("The plan is %zu bytes, past the byte limit of %d bytes, so it was left out. Plans print the statement's constants: explain it with shorter values, or explain its parts one at a time.",
+								 plan_size, nat_max_response_bytes));
+		return;
+	}
+	nat_push_jsonb(state, "data",
+				   DatumGetJsonbP(DirectFunctionCall1(jsonb_in,
+													  CStringGetDatum(text_to_cstring(plan_text)))));
+	nat_push_int(state, "rowCount", 1);
+	nat_push_bool(state, "truncated", false);
+}
+
+/*
+ * The success keys of a plan that has run: its rows or value,
+ * affectedRows, and the tool's own keys.  (The agent's statements are
+ * rendered one by one as they run, below.)
+ */
+void
+nat_response_plan(ToolCall *call, ToolPlan *plan, PlanResult *result)
+{
+	MemoryContext old = MemoryContextSwitchTo(call->cxt);
+	ListCell   *lc;
+
+	switch (plan->run)
+	{
+		case PLAN_ROWS:
+			nat_response_rows(call, &result->rows);
+			break;
+		case PLAN_WRITE:
+		case PLAN_UTILITY:
+			if (result->affected >= 0)
+				nat_response_write(call, result->affected, &result->rows);
+			else
+				nat_response_rows(call, &result->rows);
+			break;
+		case PLAN_VALUE:
+			response_value(call, plan, result->value);
+			break;
+		case PLAN_AGENT:
+			break;
+	}
+	foreach(lc, plan->answer_fields)
+	{
+		AnswerField *field = lfirst(lc);
+
+		nat_push_int(&call->state, field->key,
+					 field->kind == ANSWER_INT_LESS_AFFECTED ?
+					 field->value - result->affected : field->value);
+	}
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * execute_sql's mode multiple: "data" holds one object per statement.
+ */
+void
+nat_response_statements_begin(ToolCall *call)
+{
+	nat_push_key(&call->state, "data");
+	nat_jsonb_push(&call->state, WJB_BEGIN_ARRAY, NULL);
+}
+
+void
+nat_response_statement_begin(ToolCall *call, int index, const char *command)
+{
+	nat_jsonb_push(&call->state, WJB_BEGIN_OBJECT, NULL);
+	nat_push_int(&call->state, "statement", index + 1);
+	nat_push_string(&call->state, "command", command);
+}
+
+/*
+ * The end of one of the agent's statements: its affectedRows if it changes
+ * rows, its rows' count and truncation; and, in mode multiple, the end of
+ * its object.
+ */
+void
+nat_response_statement_end(ToolCall *call, bool modifies, int64 affected,
+						   RowResult *rows, bool multiple)
+{
+	if (modifies)
+		nat_push_int(&call->state, "affectedRows", affected);
+	nat_response_rows(call, rows);
+	if (multiple)
+		nat_jsonb_push(&call->state, WJB_END_OBJECT, NULL);
+}
+
+void
+nat_response_statements_end(ToolCall *call, int count, bool truncated)
+{
+	nat_jsonb_push(&call->state, WJB_END_ARRAY, NULL);
+	nat_push_int(&call->state, "rowCount", count);
+	nat_push_bool(&call->state, "truncated", truncated);
 }
 
 /*
@@ -378,6 +607,7 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 	affected = en.affected_resources;
 	dependencies = en.dependencies;
 
+	call->error_type = cat.error_type;	/* the audit's outcome */
 	nat_jsonb_push(&state, WJB_BEGIN_OBJECT, NULL);
 	nat_push_bool(&state, "success", false);
 	nat_push_string(&state, "status", "error");

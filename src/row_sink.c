@@ -119,20 +119,7 @@ sink_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
 	sink->cols = nat_prepare_columns(sink->tupdesc, call->cxt);
 	sink->values = palloc(sizeof(JsonbValue) * Max(sink->tupdesc->natts, 1));
 
-	nat_push_key(&call->state, "columns");
-	nat_jsonb_push(&call->state, WJB_BEGIN_ARRAY, NULL);
-	for (i = 0; i < sink->tupdesc->natts; i++)
-	{
-		nat_jsonb_push(&call->state, WJB_BEGIN_OBJECT, NULL);
-		nat_push_string(&call->state, "name", sink->cols[i].key);
-		nat_push_string(&call->state, "type", sink->cols[i].type_name);
-		nat_jsonb_push(&call->state, WJB_END_OBJECT, NULL);
-		CHECK_FOR_INTERRUPTS();
-	}
-	nat_jsonb_push(&call->state, WJB_END_ARRAY, NULL);
-
-	nat_push_key(&call->state, "data");
-	nat_jsonb_push(&call->state, WJB_BEGIN_ARRAY, NULL);
+	nat_response_columns(call, sink->cols, sink->tupdesc->natts);
 	MemoryContextSwitchTo(old);
 }
 
@@ -257,11 +244,6 @@ nat_row_sink_close(DestReceiver *self)
 	RowSink    *sink = (RowSink *) self;
 	MemoryContext old = MemoryContextSwitchTo(sink->call->cxt);
 
-	if (!sink->opened)
-	{
-		nat_push_key(&sink->call->state, "data");
-		nat_jsonb_push(&sink->call->state, WJB_BEGIN_ARRAY, NULL);
-	}
-	nat_jsonb_push(&sink->call->state, WJB_END_ARRAY, NULL);
+	nat_response_data_end(sink->call, sink->opened);
 	MemoryContextSwitchTo(old);
 }

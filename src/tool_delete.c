@@ -55,6 +55,7 @@
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "params.h"
+#include "plan.h"
 #include "rewrite/rewriteHandler.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
@@ -64,7 +65,21 @@
 #include "utils/rls.h"
 #include "utils/syscache.h"
 
-static void delete_data(ToolCall *call);
+static void delete_data(ToolCall *call, const void *targs, ToolPlan *plan);
+
+/* the decoded arguments */
+typedef struct DeleteArgs
+{
+	CommonArgs	common;			/* table, where, confirm_all_rows, dry_run,
+								 * returning, max_affected, timeout_ms */
+	int			mode;			/* MODE_* */
+	NatBoolArg	confirm;
+} DeleteArgs;
+
+/* mode, as the indexes of mode_values */
+#define MODE_DELETE		0
+#define MODE_TRUNCATE	1
+#define MODE_DROP		2
 
 static const char *const mode_values[] = {"delete", "truncate", "drop", NULL};
 
@@ -74,6 +89,7 @@ static const ToolParam delete_params[] = {
 	NAT_PARAM_CONFIRM_ALL_ROWS("delete"),
 	{
 		.name = "mode",
+		.decode = NAT_DECODE_ENUM, .offset = offsetof(DeleteArgs, mode),
 		.types = NAT_JSON_STRING,
 		.description = "\"delete\" deletes the rows that match where. \"truncate\" empties the whole table at once. \"drop\" removes the table (or view, materialized view, foreign table) itself. truncate and drop need \"confirm\": true, take no where, returning or max_affected, and never cascade: objects that depend on the table are reported instead.",
 		.enum_values = mode_values,
@@ -81,6 +97,7 @@ static const ToolParam delete_params[] = {
 	},
 	{
 		.name = "confirm",
+		.decode = NAT_DECODE_BOOL, .offset = offsetof(DeleteArgs, confirm),
 		.types = NAT_JSON_BOOLEAN,
 		.description = "Must be true for mode truncate or drop, which remove everything and cannot be limited to some rows: ask the user before setting it.",
 		.default_json = "false",
@@ -104,11 +121,12 @@ const ToolDef nat_tool_delete_data = {
 	.operation = "delete",
 	.params = delete_params,
 	.nparams = lengthof(delete_params),
+	.args_size = sizeof(DeleteArgs),
 	.read_only = false,
 	.writes = true,
 	.destructive = true,
 	.idempotent = true,
-	.handler = delete_data,
+	.plan = delete_data,
 };
 
 /* what the blocking objects found in the catalog are, and what to do */
@@ -173,22 +191,24 @@ execute_sql_available(void)
 static void
 refuse_delete_only_args(ToolCall *call, const char *mode)
 {
-	if (nat_arg(call, "where"))
+	const CommonArgs *args = NAT_COMMON(call);
+
+	if (args->where)
 		nat_invalid_param("$.where",
 						  psprintf("Remove \"where\": %s takes the whole table. To delete only the rows that match, use mode \"delete\" with this filter.",
 								   mode),
 						  "argument \"where\" cannot be used with mode \"%s\"", mode);
-	if (nat_arg(call, "returning"))
+	if (args->returning)
 		nat_invalid_param("$.returning",
 						  psprintf("Remove \"returning\": %s returns no rows. To get the deleted rows back, use mode \"delete\".",
 								   mode),
 						  "argument \"returning\" cannot be used with mode \"%s\"", mode);
-	if (nat_arg(call, "max_affected"))
+	if (args->max_affected.given)
 		nat_invalid_param("$.max_affected",
 						  psprintf("Remove \"max_affected\": %s cannot stop part way. To delete under a row cap, use mode \"delete\".",
 								   mode),
 						  "argument \"max_affected\" cannot be used with mode \"%s\"", mode);
-	if (nat_arg(call, "confirm_all_rows"))
+	if (args->confirm_all_rows.given)
 		nat_invalid_param("$.confirm_all_rows",
 						  "Pass \"confirm\": true instead; confirm_all_rows belongs to mode \"delete\".",
 						  "argument \"confirm_all_rows\" cannot be used with mode \"%s\"", mode);
@@ -202,7 +222,7 @@ require_confirm(ToolCall *call, const char *mode, char relkind)
 {
 	ToolError  *err;
 
-	if (nat_arg_bool(call, "confirm", false))
+	if (NAT_ARGS(call, DeleteArgs)->confirm.value)
 		return;
 
 	if (strcmp(mode, "truncate") == 0)
@@ -522,58 +542,40 @@ find_inheritance_children_of(Oid relid, Blockers *blockers)
 }
 
 /*
- * Count the rows of relid (with its partitions or children), as the caller,
- * into *count.  Returns false, counting nothing, when the caller may not
- * read every row: then the count would be wrong, or would tell what the
- * caller may not see.
+ * May the caller read every row of relid (with its partitions or
+ * children)?  Only then are they counted: otherwise the count would be
+ * wrong, or would tell what the caller may not see.
  */
 static bool
-count_rows(ToolCall *call, Oid relid, int64 *count)
+may_count_rows(Oid relid)
 {
 	Oid			userid = GetUserId();
-	StringInfoData sql;
-	bool		isnull;
-	int			rc;
 
 	if (pg_class_aclcheck(relid, userid, ACL_SELECT) != ACLCHECK_OK &&
 		pg_attribute_aclcheck_all(relid, userid, ACL_SELECT, ACLMASK_ANY) != ACLCHECK_OK)
 		return false;
-	if (check_enable_rls(relid, InvalidOid, true) == RLS_ENABLED)
-		return false;
-
-	initStringInfo(&sql);
-	appendStringInfoString(&sql, "SELECT pg_catalog.count(*) FROM ");
-	appendStringInfoString(&sql, call->table);
-	call->query = MemoryContextStrdup(call->cxt, sql.data);
-
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	/* not read-only: take a snapshot now that the lock is held */
-	rc = SPI_execute(sql.data, false, 0);
-	if (rc != SPI_OK_SELECT || SPI_processed != 1)
-		elog(ERROR, "counting the rows of %s failed: %s", call->table,
-			 SPI_result_code_string(rc));
-	*count = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
-										 SPI_tuptable->tupdesc, 1, &isnull));
-	SPI_finish();
-	return true;
+	return check_enable_rls(relid, InvalidOid, true) != RLS_ENABLED;
 }
 
 /*
- * The rows the relation held, for affectedRows of truncate and drop; -1
- * when that is not to be reported.  Views and foreign tables hold no rows
- * here (a dropped foreign table's rows stay on the remote server), and an
+ * Plan the affectedRows of truncate and drop: the rows the relation held,
+ * counted as the caller right before the statement, or none when that is
+ * not to be reported.  Views and foreign tables hold no rows here (a
+ * dropped foreign table's rows stay on the remote server), and an
  * unpopulated materialized view none either.
  */
-static int64
-rows_held(ToolCall *call, Oid relid, char relkind, const char *mode)
+static void
+plan_rows_held(ToolCall *call, ToolPlan *plan, Oid relid, char relkind,
+			   const char *mode)
 {
-	int64		count = 0;
+	StringInfoData sql;
 
+	plan->affected_from = PLAN_AFFECTED_CONSTANT;
+	plan->affected_constant = 0;
 	if (relkind == RELKIND_VIEW)
-		return 0;
+		return;
 	if (relkind == RELKIND_FOREIGN_TABLE && strcmp(mode, "drop") == 0)
-		return 0;
+		return;
 	if (relkind == RELKIND_MATVIEW)
 	{
 		HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
@@ -584,34 +586,34 @@ rows_held(ToolCall *call, Oid relid, char relkind, const char *mode)
 		populated = ((Form_pg_class) GETSTRUCT(tuple))->relispopulated;
 		ReleaseSysCache(tuple);
 		if (!populated)
-			return 0;
+			return;
 	}
-	if (!count_rows(call, relid, &count))
+	if (!may_count_rows(relid))
 	{
 		nat_add_warning(call,
 						psprintf("affectedRows is not reported: your role may not read every row of %s, so the number of rows removed is not shown.",
 								 call->table));
-		return -1;
+		plan->affected_from = PLAN_AFFECTED_NONE;
+		return;
 	}
-	return count;
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "SELECT pg_catalog.count(*) FROM ");
+	appendStringInfoString(&sql, call->table);
+	plan->affected_from = PLAN_AFFECTED_COUNT;
+	plan->count_sql = sql.data;
 }
 
 /*
- * Run the TRUNCATE or DROP statement in sql and answer.
+ * Plan "<command> <rel> RESTRICT" (TRUNCATE TABLE, DROP VIEW, ...), with
+ * the rows the relation held as its affectedRows.
  */
 static void
-run_and_answer(ToolCall *call, const char *sql, int64 held)
+plan_whole_table(ToolCall *call, ToolPlan *plan, char relkind,
+				 const char *mode, const char *command)
 {
-	QueryParams params;
-	RowResult	rows;
-
-	nat_params_init(&params);
-	(void) nat_execute_dml(call, sql, &params, -1,
-						   nat_effective_row_caps(call), &rows);
-	if (held >= 0)
-		nat_response_write(call, held, &rows);
-	else
-		nat_response_rows(call, &rows);
+	plan_rows_held(call, plan, plan->relid, relkind, mode);
+	plan->run = PLAN_UTILITY;
+	plan->sql = psprintf("%s %s RESTRICT", command, call->table);
 }
 
 /*
@@ -645,13 +647,10 @@ check_view_deletable(ToolCall *call, Oid relid)
  * mode delete: DELETE FROM <rel> [WHERE ...] [RETURNING ...]
  */
 static void
-delete_rows(ToolCall *call)
+delete_rows(ToolCall *call, ToolPlan *plan)
 {
-	Oid			relid = nat_begin_write(call);
+	Oid			relid = plan->relid = nat_begin_write(call);
 	StringInfoData sql;
-	QueryParams params;
-	RowResult	rows;
-	int64		affected;
 
 	if (get_rel_relkind(relid) == RELKIND_MATVIEW)
 		nat_invalid_param("$.table",
@@ -661,17 +660,15 @@ delete_rows(ToolCall *call)
 		check_view_deletable(call, relid);
 	refuse_system_catalog(call, relid);
 
-	nat_params_init(&params);
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "DELETE FROM ");
 	appendStringInfoString(&sql, call->table);
-	nat_deparse_write_filter(&sql, call, relid, &params, "delete");
+	nat_deparse_write_filter(&sql, call, relid, &plan->params, "delete");
 	nat_deparse_returning(&sql, call, relid);
 
-	affected = nat_execute_dml(call, sql.data, &params,
-							   nat_effective_max_affected(call),
-							   nat_effective_row_caps(call), &rows);
-	nat_response_write(call, affected, &rows);
+	plan->run = PLAN_WRITE;
+	plan->sql = sql.data;
+	plan->max_affected = nat_effective_max_affected(call);
 }
 
 /*
@@ -679,18 +676,16 @@ delete_rows(ToolCall *call)
  * foreign key of another table references it.
  */
 static void
-truncate_table(ToolCall *call)
+truncate_table(ToolCall *call, ToolPlan *plan)
 {
 	Oid			relid;
 	char		relkind;
 	List	   *rels;
 	Blockers	blockers = {NIL, NIL};
-	StringInfoData sql;
-	int64		held;
 
 	call->operation = "truncate";
 	refuse_delete_only_args(call, "truncate");
-	relid = nat_begin_write(call);
+	relid = plan->relid = nat_begin_write(call);
 	relkind = get_rel_relkind(relid);
 	if (relkind != RELKIND_RELATION && relkind != RELKIND_PARTITIONED_TABLE &&
 		relkind != RELKIND_FOREIGN_TABLE)
@@ -740,12 +735,7 @@ truncate_table(ToolCall *call)
 		nat_throw(err);
 	}
 
-	held = rows_held(call, relid, relkind, "truncate");
-	initStringInfo(&sql);
-	appendStringInfoString(&sql, "TRUNCATE TABLE ");
-	appendStringInfoString(&sql, call->table);
-	appendStringInfoString(&sql, " RESTRICT");
-	run_and_answer(call, sql.data, held);
+	plan_whole_table(call, plan, relkind, "truncate", "TRUNCATE TABLE");
 }
 
 /*
@@ -753,18 +743,16 @@ truncate_table(ToolCall *call)
  * nothing depends on it.
  */
 static void
-drop_relation(ToolCall *call)
+drop_relation(ToolCall *call, ToolPlan *plan)
 {
 	Oid			relid;
 	char		relkind;
 	List	   *rels;
 	Blockers	blockers = {NIL, NIL};
-	StringInfoData sql;
-	int64		held;
 
 	call->operation = "drop";
 	refuse_delete_only_args(call, "drop");
-	relid = nat_begin_write(call);
+	relid = plan->relid = nat_begin_write(call);
 	relkind = get_rel_relkind(relid);
 	require_confirm(call, "drop", relkind);
 	refuse_system_catalog(call, relid);
@@ -799,12 +787,8 @@ drop_relation(ToolCall *call)
 		nat_throw(err);
 	}
 
-	held = rows_held(call, relid, relkind, "drop");
-	initStringInfo(&sql);
-	appendStringInfo(&sql, "DROP %s ", relkind_drop_keyword(relkind));
-	appendStringInfoString(&sql, call->table);
-	appendStringInfoString(&sql, " RESTRICT");
-	run_and_answer(call, sql.data, held);
+	plan_whole_table(call, plan, relkind, "drop",
+					 psprintf("DROP %s", relkind_drop_keyword(relkind)));
 }
 
 /*
@@ -812,14 +796,14 @@ drop_relation(ToolCall *call)
  *			   returning, max_affected, timeout_ms)
  */
 static void
-delete_data(ToolCall *call)
+delete_data(ToolCall *call, const void *targs, ToolPlan *plan)
 {
-	char	   *mode = nat_arg_string(call, "mode");
+	int			mode = ((const DeleteArgs *) targs)->mode;
 
-	if (mode == NULL || strcmp(mode, "delete") == 0)
-		delete_rows(call);
-	else if (strcmp(mode, "truncate") == 0)
-		truncate_table(call);
+	if (mode == MODE_DELETE)
+		delete_rows(call, plan);
+	else if (mode == MODE_TRUNCATE)
+		truncate_table(call, plan);
 	else
-		drop_relation(call);
+		drop_relation(call, plan);
 }

@@ -43,16 +43,16 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
-#include "executor/spi.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "params.h"
+#include "plan.h"
 #include "utils/acl.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
-static void describe_table(ToolCall *call);
+static void describe_table(ToolCall *call, const void *targs, ToolPlan *plan);
 
 static const ToolParam describe_table_params[] = {
 	NAT_PARAM_TABLE("or view to describe"),
@@ -71,10 +71,11 @@ const ToolDef nat_tool_describe_table = {
 	.operation = "describe",
 	.params = describe_table_params,
 	.nparams = lengthof(describe_table_params),
+	.args_size = sizeof(CommonArgs),	/* table, timeout_ms */
 	.read_only = true,
 	.destructive = false,
 	.idempotent = true,
-	.handler = describe_table,
+	.plan = describe_table,
 };
 
 /* the privileges that make a column visible to the caller */
@@ -449,51 +450,17 @@ describe_sql(void)
  * describe_table(table, timeout_ms)
  */
 static void
-describe_table(ToolCall *call)
+describe_table(ToolCall *call, const void *targs, ToolPlan *plan)
 {
 	Oid			relid;
-	const char *sql;
-	Oid			argtypes[1] = {OIDOID};
-	Datum		values[1];
-	int			rc;
-	bool		isnull;
-	Datum		d;
-	Jsonb	   *description;
-	MemoryContext old;
-	RowResult	result;
 
-	relid = nat_resolve_call_table(call);
+	relid = plan->relid = nat_resolve_call_table(call);
 
 	if (!nat_relation_visible_to_caller(relid, get_rel_namespace(relid)))
 		nat_throw_no_privilege(relid, NULL);
 
-	sql = describe_sql();
-	call->query = MemoryContextStrdup(call->cxt, sql);
-	values[0] = ObjectIdGetDatum(relid);
-
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	rc = SPI_execute_with_args(sql, 1, argtypes, values, NULL, true, 0);
-	if (rc != SPI_OK_SELECT || SPI_processed != 1)
-		elog(ERROR, "describing %s failed: %s", call->table,
-			 SPI_result_code_string(rc));
-	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-	if (isnull)
-		elog(ERROR, "describing %s returned nothing", call->table);
-
-	/* copy the description out of SPI's memory before it goes */
-	old = MemoryContextSwitchTo(call->cxt);
-	description = DatumGetJsonbPCopy(d);
-	MemoryContextSwitchTo(old);
-	SPI_finish();
-
-	old = MemoryContextSwitchTo(call->cxt);
-	nat_push_key(&call->state, "data");
-	nat_jsonb_push(&call->state, WJB_BEGIN_ARRAY, NULL);
-	nat_push_jsonb(&call->state, NULL, description);
-	nat_jsonb_push(&call->state, WJB_END_ARRAY, NULL);
-	memset(&result, 0, sizeof(result));
-	result.row_count = 1;
-	nat_response_rows(call, &result);
-	MemoryContextSwitchTo(old);
+	plan->run = PLAN_VALUE;
+	plan->value_shape = PLAN_VALUE_ROW;
+	plan->sql = describe_sql();
+	nat_params_add(&plan->params, OIDOID, ObjectIdGetDatum(relid), false);
 }

@@ -3,9 +3,9 @@
  * tool_execute.c
  *		  The execute_sql tool.
  *
- * Runs the agent's own SQL with bound parameters.  Every statement is
+ * Plans the agent's own SQL with bound parameters.  Every statement is
  * classified by PostgreSQL's raw parser and checked (sql_guard.c) before
- * anything runs; then each one is analysed right before it runs (so a
+ * anything runs; then execute.c analyses each one right before it runs (so a
  * later statement sees what an earlier one created), with the parameter
  * types inferred from use as the extended protocol does, and each JSON
  * parameter is converted by its type's input function.  Queries stream
@@ -26,15 +26,29 @@
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "params.h"
-#include "utils/memutils.h"
+#include "plan.h"
 
-static void execute_sql(ToolCall *call);
+static void execute_sql(ToolCall *call, const void *targs, ToolPlan *plan);
+
+/* the decoded arguments */
+typedef struct ExecuteArgs
+{
+	CommonArgs	common;			/* read_only, limit, max_affected, timeout_ms */
+	char	   *sql;
+	JsonbValue *params;
+	int			mode;			/* MODE_* */
+} ExecuteArgs;
+
+/* mode, as the indexes of mode_values */
+#define MODE_SINGLE		0
+#define MODE_MULTIPLE	1
 
 static const char *const mode_values[] = {"single", "multiple", NULL};
 
 static const ToolParam execute_params[] = {
 	{
 		.name = "sql",
+		.decode = NAT_DECODE_TEXT, .offset = offsetof(ExecuteArgs, sql),
 		.types = NAT_JSON_STRING,
 		.required = true,
 		.description = "The SQL statement to run. Put values in params and refer to them as $1, $2, ... instead of writing them into the text.",
@@ -43,6 +57,7 @@ static const ToolParam execute_params[] = {
 	},
 	{
 		.name = "params",
+		.decode = NAT_DECODE_JSON, .offset = offsetof(ExecuteArgs, params),
 		.types = NAT_JSON_ARRAY,
 		.description = "Values for $1, $2, ... in order; each is converted to the type PostgreSQL infers for its placeholder; null is SQL NULL.",
 		.examples_json = "[[42], [\"shipped\", 7], [null, \"2024-01-01\"]]",
@@ -51,6 +66,7 @@ static const ToolParam execute_params[] = {
 	},
 	{
 		.name = "mode",
+		.decode = NAT_DECODE_ENUM, .offset = offsetof(ExecuteArgs, mode),
 		.types = NAT_JSON_STRING,
 		.description = "single (default): exactly one statement. multiple: up to " CppAsString2(NAT_MAX_STATEMENTS) " statements separated by semicolons, run in order, all or nothing, with one result per statement in data; the byte limit is shared by all of them.",
 		.enum_values = mode_values,
@@ -58,6 +74,7 @@ static const ToolParam execute_params[] = {
 	},
 	{
 		.name = "read_only",
+		.decode = NAT_DECODE_BOOL, .offset = offsetof(CommonArgs, read_only),
 		.types = NAT_JSON_BOOLEAN,
 		.description = "Run read-only: only queries, SHOW and EXPLAIN, enforced by the database engine. Always on when the server is in read-only mode.",
 		.default_json = "false",
@@ -78,120 +95,26 @@ const ToolDef nat_tool_execute_sql = {
 	.operation = "execute",
 	.params = execute_params,
 	.nparams = lengthof(execute_params),
+	.args_size = sizeof(ExecuteArgs),
 	.read_only = false,
 	.writes = false,			/* stays available, read-only, in read-only mode */
 	.destructive = true,
 	.idempotent = false,
-	.handler = execute_sql,
+	.plan = execute_sql,
 };
-
-/*
- * Does the statement change data (so that affectedRows and the write cap
- * apply)?
- */
-static bool
-changes_rows(Query *query)
-{
-	return query->commandType == CMD_INSERT ||
-		query->commandType == CMD_UPDATE ||
-		query->commandType == CMD_DELETE ||
-		query->commandType == CMD_MERGE ||
-		query->hasModifyingCTE;
-}
-
-/*
- * Bind the JSON params to the types inferred for $1..$ntypes.
- */
-static void
-bind_params(QueryParams *bound, JsonbValue *params, Oid *types, int ntypes,
-			const char *path_prefix)
-{
-	int			given = params ? JsonContainerSize(params->val.binary.data) : 0;
-	int			i;
-
-	if (ntypes > given)
-		nat_invalid_param("$.params",
-						  psprintf("Pass %d values in params, one for each of $1 to $%d.", ntypes, ntypes),
-						  "%s uses $%d but params has %d value%s",
-						  path_prefix, ntypes, given, given == 1 ? "" : "s");
-	for (i = 0; i < ntypes; i++)
-	{
-		JsonbValue *value;
-		bool		isnull;
-		Datum		d;
-
-		CHECK_FOR_INTERRUPTS();
-		value = getIthJsonbValueFromContainer(params->val.binary.data, i);
-		d = nat_convert_value(value, types[i], -1,
-							  psprintf("$.params[%d]", i), NULL, &isnull);
-
-		nat_params_add(bound, types[i], d, isnull);
-	}
-}
-
-/*
- * Run one statement and push its result at the current level of the
- * answer.  Returns whether its rows were truncated.
- */
-static bool
-run_statement(ToolCall *call, const char *sql, RawStmt *rs, int index,
-			  bool multiple)
-{
-	JsonbValue *params = nat_arg(call, "params");
-	char	   *what = multiple ? psprintf("statement %d", index + 1) : "the statement";
-	Oid		   *types;
-	int			ntypes;
-	Query	   *query;
-	QueryParams bound;
-	RowResult	rows;
-	int64		affected;
-	bool		modifies;
-
-	/*
-	 * The statement's analysis, bound values and execution live in a
-	 * context of their own, freed when it has run: only its rows stay, in
-	 * the answer (row_sink.c puts them in the call's context).  So many
-	 * statements cost no more than the largest of them.
-	 */
-	MemoryContext stmtcxt = AllocSetContextCreate(call->cxt,
-												  "neon_ai_tools statement",
-												  ALLOCSET_DEFAULT_SIZES);
-	MemoryContext old = MemoryContextSwitchTo(stmtcxt);
-
-	/* analysis errors point into the agent's whole text, which the call keeps */
-	call->query = (char *) sql;
-	query = nat_analyze_statement(rs, sql, &types, &ntypes);
-	nat_check_query_functions(query, call->read_only, "$.sql");
-
-	nat_params_init(&bound);
-	bind_params(&bound, params, types, ntypes, what);
-
-	modifies = changes_rows(query);
-	affected = nat_execute_statement(call, nat_statement_text(sql, rs), &bound,
-									 query->commandType == CMD_SELECT && !modifies,
-									 modifies ? nat_effective_max_affected(call) : -1,
-									 nat_effective_row_caps(call), &rows);
-	MemoryContextSwitchTo(old);
-	MemoryContextDelete(stmtcxt);
-	if (modifies)
-		nat_push_int(&call->state, "affectedRows", affected);
-	nat_response_rows(call, &rows);
-	return rows.truncated;
-}
 
 /*
  * execute_sql(sql, params, mode, read_only, limit, max_affected,
  *			   timeout_ms)
  */
 static void
-execute_sql(ToolCall *call)
+execute_sql(ToolCall *call, const void *targs, ToolPlan *plan)
 {
-	char	   *sql = nat_arg_string(call, "sql");
-	char	   *mode = nat_arg_string(call, "mode");
-	bool		multiple = mode != NULL && strcmp(mode, "multiple") == 0;
+	const ExecuteArgs *args = targs;
+	char	   *sql = args->sql;
+	bool		multiple = args->mode == MODE_MULTIPLE;
 	List	   *stmts;
 	ListCell   *lc;
-	bool		truncated = false;
 
 	call->query_source = sql;
 	call->query = sql;			/* syntax errors point into it */
@@ -212,25 +135,11 @@ execute_sql(ToolCall *call)
 	foreach(lc, stmts)
 		nat_check_statement(lfirst_node(RawStmt, lc), call->read_only, "$.sql");
 
-	if (!multiple)
-	{
-		(void) run_statement(call, sql, linitial_node(RawStmt, stmts), 0, false);
-		return;
-	}
-
-	nat_push_key(&call->state, "data");
-	nat_jsonb_push(&call->state, WJB_BEGIN_ARRAY, NULL);
-	foreach(lc, stmts)
-	{
-		RawStmt    *rs = lfirst_node(RawStmt, lc);
-
-		nat_jsonb_push(&call->state, WJB_BEGIN_OBJECT, NULL);
-		nat_push_int(&call->state, "statement", foreach_current_index(lc) + 1);
-		nat_push_string(&call->state, "command", nat_statement_tag(rs));
-		truncated |= run_statement(call, sql, rs, foreach_current_index(lc), true);
-		nat_jsonb_push(&call->state, WJB_END_OBJECT, NULL);
-	}
-	nat_jsonb_push(&call->state, WJB_END_ARRAY, NULL);
-	nat_push_int(&call->state, "rowCount", list_length(stmts));
-	nat_push_bool(&call->state, "truncated", truncated);
+	/* each is analysed and bound right before it runs (execute.c) */
+	plan->run = PLAN_AGENT;
+	plan->source = sql;
+	plan->statements = stmts;
+	plan->json_params = args->params;
+	plan->multiple = multiple;
+	plan->max_affected = nat_effective_max_affected(call);
 }

@@ -29,6 +29,7 @@
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "params.h"
+#include "plan.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/relcache.h"
@@ -36,7 +37,21 @@
 /* the protocol's limit on bound parameters in one statement */
 #define MAX_BOUND_PARAMS 65535
 
-static void insert_data(ToolCall *call);
+static void insert_data(ToolCall *call, const void *targs, ToolPlan *plan);
+
+/* the decoded arguments */
+typedef struct InsertArgs
+{
+	CommonArgs	common;			/* table, returning, max_affected, timeout_ms */
+	JsonbValue *rows;
+	int			on_conflict;	/* ON_CONFLICT_* */
+	JsonbValue *conflict_columns;
+} InsertArgs;
+
+/* on_conflict, as the indexes of on_conflict_values */
+#define ON_CONFLICT_ERROR	0
+#define ON_CONFLICT_SKIP	1
+#define ON_CONFLICT_UPDATE	2
 static void validate_rows(JsonbValue *value, const char *path);
 
 static const char *const on_conflict_values[] = {"error", "skip", "update", NULL};
@@ -45,6 +60,7 @@ static const ToolParam insert_params[] = {
 	NAT_PARAM_TABLE("to insert into"),
 	{
 		.name = "rows",
+		.decode = NAT_DECODE_JSON, .offset = offsetof(InsertArgs, rows),
 		.types = NAT_JSON_OBJECT | NAT_JSON_ARRAY,
 		.required = true,
 		.description = "One row as an object of column values, or a list of such objects; all are inserted in one atomic operation. Missing columns take their default; values are converted to the column types (\"5\" for an integer, [\"a\", \"b\"] for a text[] column, objects for json/jsonb).",
@@ -59,6 +75,7 @@ static const ToolParam insert_params[] = {
 	},
 	{
 		.name = "on_conflict",
+		.decode = NAT_DECODE_ENUM, .offset = offsetof(InsertArgs, on_conflict),
 		.types = NAT_JSON_STRING,
 		.description = "What to do when a row violates a unique constraint: error (the default: nothing is inserted), skip (insert the others, report skippedRows), update (upsert: update the existing row with the new values).",
 		.enum_values = on_conflict_values,
@@ -66,6 +83,7 @@ static const ToolParam insert_params[] = {
 	},
 	{
 		.name = "conflict_columns",
+		.decode = NAT_DECODE_JSON, .offset = offsetof(InsertArgs, conflict_columns),
 		.types = NAT_JSON_ARRAY,
 		.description = "The columns of the unique constraint that decides a conflict, for skip and update; defaults to the primary key.",
 		.items = NAT_ITEMS_COLUMN,
@@ -89,11 +107,12 @@ const ToolDef nat_tool_insert_data = {
 	.operation = "insert",
 	.params = insert_params,
 	.nparams = lengthof(insert_params),
+	.args_size = sizeof(InsertArgs),
 	.read_only = false,
 	.writes = true,
 	.destructive = false,
 	.idempotent = false,
-	.handler = insert_data,
+	.plan = insert_data,
 };
 
 /* one column of the insert */
@@ -357,15 +376,16 @@ check_conflict_target(Oid relid, List *attnums)
  * from EXCLUDED.
  */
 static void
-deparse_on_conflict(StringInfo buf, ToolCall *call, Oid relid, List *columns)
+deparse_on_conflict(StringInfo buf, ToolCall *call, const InsertArgs *args,
+					Oid relid, List *columns)
 {
-	char	   *mode = nat_arg_string(call, "on_conflict");
-	JsonbValue *target = nat_arg(call, "conflict_columns");
+	int			mode = args->on_conflict;
+	JsonbValue *target = args->conflict_columns;
 	List	   *attnums = NIL;
 	ListCell   *lc;
 	int			nset = 0;
 
-	if (mode == NULL || strcmp(mode, "error") == 0)
+	if (mode == ON_CONFLICT_ERROR)
 	{
 		if (target)
 			nat_invalid_param("$.conflict_columns",
@@ -387,7 +407,7 @@ deparse_on_conflict(StringInfo buf, ToolCall *call, Oid relid, List *columns)
 													 psprintf("$.conflict_columns[%d]", i)));
 		}
 	}
-	else if (strcmp(mode, "update") == 0)
+	else if (mode == ON_CONFLICT_UPDATE)
 	{
 		attnums = primary_key_columns(relid);
 		if (attnums == NIL)
@@ -411,7 +431,7 @@ deparse_on_conflict(StringInfo buf, ToolCall *call, Oid relid, List *columns)
 		appendStringInfoChar(buf, ')');
 	}
 
-	if (strcmp(mode, "skip") == 0)
+	if (mode == ON_CONFLICT_SKIP)
 	{
 		appendStringInfoString(buf, " DO NOTHING");
 		return;
@@ -464,25 +484,22 @@ check_insert_cap(ToolCall *call, JsonbValue *rows)
  *			   max_affected, timeout_ms)
  */
 static void
-insert_data(ToolCall *call)
+insert_data(ToolCall *call, const void *targs, ToolPlan *plan)
 {
-	JsonbValue *rows = nat_arg(call, "rows");
+	const InsertArgs *args = targs;
+	JsonbValue *rows = args->rows;
 	Oid			relid;
 	List	   *containers;
 	List	   *columns;
-	char	   *mode = nat_arg_string(call, "on_conflict");
 	StringInfoData sql;
-	QueryParams params;
-	RowResult	result;
-	int64		affected;
+	QueryParams *params = &plan->params;
 	ListCell   *lc;
 
 	check_insert_cap(call, rows);
-	relid = nat_begin_write(call);
+	relid = plan->relid = nat_begin_write(call);
 	containers = row_containers(rows);
 	columns = insert_columns(relid, rows, containers);
 
-	nat_params_init(&params);
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "INSERT INTO ");
 	appendStringInfoString(&sql, call->table);
@@ -493,7 +510,7 @@ insert_data(ToolCall *call)
 	{
 		/* rows of nothing but defaults */
 		appendStringInfoString(&sql, " SELECT FROM pg_catalog.generate_series(1, ");
-		nat_deparse_param(&sql, nat_params_add(&params, INT4OID,
+		nat_deparse_param(&sql, nat_params_add(params, INT4OID,
 											   Int32GetDatum(list_length(containers)), false));
 		appendStringInfoChar(&sql, ')');
 	}
@@ -507,15 +524,15 @@ insert_data(ToolCall *call)
 			nat_deparse_column(&sql, relid, ((InsertColumn *) lfirst(lc))->attnum);
 		}
 		appendStringInfoChar(&sql, ')');
-		deparse_values(&sql, relid, rows, containers, columns, &params);
+		deparse_values(&sql, relid, rows, containers, columns, params);
 	}
-	deparse_on_conflict(&sql, call, relid, columns);
+	deparse_on_conflict(&sql, call, args, relid, columns);
 	nat_deparse_returning(&sql, call, relid);
 
 	/* at most one row changes per row given: the cap is already checked */
-	affected = nat_execute_dml(call, sql.data, &params, -1,
-							   nat_effective_row_caps(call), &result);
-	nat_response_write(call, affected, &result);
-	if (mode && strcmp(mode, "skip") == 0)
-		nat_push_int(&call->state, "skippedRows", list_length(containers) - affected);
+	plan->run = PLAN_WRITE;
+	plan->sql = sql.data;
+	if (args->on_conflict == ON_CONFLICT_SKIP)
+		nat_plan_add_field(plan, "skippedRows", ANSWER_INT_LESS_AFFECTED,
+						   list_length(containers));
 }

@@ -52,16 +52,27 @@
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "params.h"
+#include "plan.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/formatting.h"
 #include "utils/lsyscache.h"
 
-static void list_tables(ToolCall *call);
+static void list_tables(ToolCall *call, const void *targs, ToolPlan *plan);
+
+/* the decoded arguments */
+typedef struct ListTablesArgs
+{
+	CommonArgs	common;			/* limit, offset, timeout_ms */
+	char	   *schema;
+	char	   *pattern;
+	NatBoolArg	include_extension_objects;
+} ListTablesArgs;
 
 static const ToolParam list_tables_params[] = {
 	{
 		.name = "schema",
+		.decode = NAT_DECODE_TEXT, .offset = offsetof(ListTablesArgs, schema),
 		.types = NAT_JSON_STRING,
 		.description = "List only this schema's tables, e.g. \"public\". By default every schema you can use, except the system schemas.",
 		.examples_json = "[\"public\", \"sales\"]",
@@ -69,6 +80,7 @@ static const ToolParam list_tables_params[] = {
 	},
 	{
 		.name = "pattern",
+		.decode = NAT_DECODE_TEXT, .offset = offsetof(ListTablesArgs, pattern),
 		.types = NAT_JSON_STRING,
 		.description = "List only tables whose name matches this LIKE pattern, ignoring case: % matches any text, _ one character. E.g. \"order%\" or \"%customer%\".",
 		.examples_json = "[\"order%\", \"%customer%\"]",
@@ -76,6 +88,7 @@ static const ToolParam list_tables_params[] = {
 	},
 	{
 		.name = "include_extension_objects",
+		.decode = NAT_DECODE_BOOL, .offset = offsetof(ListTablesArgs, include_extension_objects),
 		.types = NAT_JSON_BOOLEAN,
 		.description = "Also list the tables and views that belong to installed extensions (their own objects, such as pg_stat_statements or Citus's citus_tables), and those in schemas an extension owns (such as columnar). Left out by default.",
 		.default_json = "false",
@@ -97,10 +110,11 @@ const ToolDef nat_tool_list_tables = {
 	.operation = "list",
 	.params = list_tables_params,
 	.nparams = lengthof(list_tables_params),
+	.args_size = sizeof(ListTablesArgs),
 	.read_only = true,
 	.destructive = false,
 	.idempotent = true,
-	.handler = list_tables,
+	.plan = list_tables,
 };
 
 /*
@@ -265,18 +279,15 @@ warn_extension_schema(ToolCall *call, Oid nspid)
  *			   timeout_ms)
  */
 static void
-list_tables(ToolCall *call)
+list_tables(ToolCall *call, const void *targs, ToolPlan *plan)
 {
-	char	   *schema = nat_arg_string(call, "schema");
-	char	   *pattern = nat_arg_string(call, "pattern");
-	bool		extension_objects = nat_arg_bool(call, "include_extension_objects", false);
-	int64		offset = nat_arg_int(call, "offset", 0);
-	RowCaps		caps = nat_effective_row_caps(call);
+	const ListTablesArgs *args = targs;
+	char	   *schema = args->schema;
+	char	   *pattern = args->pattern;
+	bool		extension_objects = args->include_extension_objects.value;
 	StringInfoData sql;
-	QueryParams params;
-	RowResult	result;
+	QueryParams *params = &plan->params;
 
-	nat_params_init(&params);
 	initStringInfo(&sql);
 	appendStringInfoString(&sql,
 						   "SELECT n.nspname::pg_catalog.text AS schema,"
@@ -307,7 +318,7 @@ list_tables(ToolCall *call)
 							psprintf("Your role has no USAGE privilege on schema %s, so none of its tables can be listed or used.",
 									 quote_identifier(get_namespace_name(nspid))));
 		appendStringInfoString(&sql, " AND c.relnamespace OPERATOR(pg_catalog.=) ");
-		nat_deparse_param(&sql, nat_params_add(&params, OIDOID,
+		nat_deparse_param(&sql, nat_params_add(params, OIDOID,
 											   ObjectIdGetDatum(nspid), false));
 		if (!extension_objects)
 			warn_extension_schema(call, nspid);
@@ -321,7 +332,7 @@ list_tables(ToolCall *call)
 	if (pattern)
 	{
 		appendStringInfoString(&sql, " AND c.relname OPERATOR(pg_catalog.~~*) ");
-		nat_deparse_param(&sql, nat_params_add(&params, TEXTOID,
+		nat_deparse_param(&sql, nat_params_add(params, TEXTOID,
 											   CStringGetTextDatum(pattern), false));
 	}
 
@@ -343,8 +354,9 @@ list_tables(ToolCall *call)
 						   " OR pg_catalog.has_any_column_privilege(c.oid, 'SELECT, INSERT, UPDATE'))"
 						   " ORDER BY n.nspname, c.relname");
 
-	nat_deparse_limit_offset(&sql, &params, caps.max_rows, offset);
+	nat_deparse_limit_offset(&sql, params, plan->caps.max_rows,
+							 args->common.offset.value);
 
-	nat_stream_query(call, sql.data, &params, caps, &result);
-	nat_response_rows(call, &result);
+	plan->run = PLAN_ROWS;
+	plan->sql = sql.data;
 }

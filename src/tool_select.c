@@ -22,10 +22,19 @@
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "params.h"
+#include "plan.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
-static void select_query(ToolCall *call);
+static void select_query(ToolCall *call, const void *targs, ToolPlan *plan);
+
+/* the decoded arguments */
+typedef struct SelectArgs
+{
+	CommonArgs	common;			/* table, where, limit, offset, timeout_ms */
+	JsonbValue *columns;
+	JsonbValue *order_by;
+} SelectArgs;
 
 static const char *const direction_values[] = {"asc", "desc", NULL};
 static const char *const nulls_values[] = {"first", "last", NULL};
@@ -34,6 +43,7 @@ static const ToolParam select_params[] = {
 	NAT_PARAM_TABLE("or view to read"),
 	{
 		.name = "columns",
+		.decode = NAT_DECODE_JSON, .offset = offsetof(SelectArgs, columns),
 		.types = NAT_JSON_ARRAY | NAT_JSON_STRING,
 		.description = "Columns to return, as a list or a comma-separated string; all columns when omitted.",
 		.items = NAT_ITEMS_COLUMN,
@@ -45,6 +55,7 @@ static const ToolParam select_params[] = {
 	NAT_PARAM_WHERE("to return"),
 	{
 		.name = "order_by",
+		.decode = NAT_DECODE_JSON, .offset = offsetof(SelectArgs, order_by),
 		.types = NAT_JSON_ARRAY | NAT_JSON_STRING,
 		.description = "Sort order: a list of {column, direction, nulls}, or a string like \"created_at desc, id\".",
 		.items = NAT_ITEMS_SORT_KEY,
@@ -69,10 +80,11 @@ const ToolDef nat_tool_select_query = {
 	.operation = "select",
 	.params = select_params,
 	.nparams = lengthof(select_params),
+	.args_size = sizeof(SelectArgs),
 	.read_only = true,
 	.destructive = false,
 	.idempotent = true,
-	.handler = select_query,
+	.plan = select_query,
 };
 
 /*
@@ -257,9 +269,8 @@ deparse_sort_string(StringInfo buf, Oid relid, const char *text, const char *pat
  * Append " ORDER BY ..." if order_by was given.
  */
 static void
-deparse_order_by(StringInfo buf, ToolCall *call, Oid relid)
+deparse_order_by(StringInfo buf, JsonbValue *order_by, Oid relid)
 {
-	JsonbValue *order_by = nat_arg(call, "order_by");
 	int			n = 0;
 	int			i;
 
@@ -309,35 +320,33 @@ deparse_order_by(StringInfo buf, ToolCall *call, Oid relid)
  * select_query(table, columns, where, order_by, limit, offset, timeout_ms)
  */
 static void
-select_query(ToolCall *call)
+select_query(ToolCall *call, const void *targs, ToolPlan *plan)
 {
+	const SelectArgs *args = targs;
 	Oid			relid;
 	StringInfoData sql;
-	QueryParams params;
+	QueryParams *params = &plan->params;
 	JsonbValue *where;
-	RowCaps		caps = nat_effective_row_caps(call);
-	int64		offset = nat_arg_int(call, "offset", 0);
-	RowResult	result;
 
-	relid = nat_resolve_call_table(call);
+	relid = plan->relid = nat_resolve_call_table(call);
 
-	nat_params_init(&params);
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "SELECT ");
-	nat_deparse_column_list(&sql, relid, nat_arg(call, "columns"), "$.columns");
+	nat_deparse_column_list(&sql, relid, args->columns, "$.columns");
 	appendStringInfoString(&sql, " FROM ");
 	appendStringInfoString(&sql, call->table);
 
-	where = nat_arg(call, "where");
+	where = args->common.where;
 	if (where)
 	{
 		appendStringInfoString(&sql, " WHERE ");
-		nat_deparse_where(&sql, relid, where, &params, "$.where");
+		nat_deparse_where(&sql, relid, where, params, "$.where");
 	}
-	deparse_order_by(&sql, call, relid);
+	deparse_order_by(&sql, args->order_by, relid);
 
-	nat_deparse_limit_offset(&sql, &params, caps.max_rows, offset);
+	nat_deparse_limit_offset(&sql, params, plan->caps.max_rows,
+							 args->common.offset.value);
 
-	nat_stream_query(call, sql.data, &params, caps, &result);
-	nat_response_rows(call, &result);
+	plan->run = PLAN_ROWS;
+	plan->sql = sql.data;
 }

@@ -21,15 +21,25 @@
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "params.h"
+#include "plan.h"
 #include "utils/lsyscache.h"
 
-static void update_data(ToolCall *call);
+static void update_data(ToolCall *call, const void *targs, ToolPlan *plan);
+
+/* the decoded arguments */
+typedef struct UpdateArgs
+{
+	CommonArgs	common;			/* table, where, confirm_all_rows, dry_run,
+								 * returning, max_affected, timeout_ms */
+	JsonbValue *set;
+} UpdateArgs;
 static void validate_set(JsonbValue *value, const char *path);
 
 static const ToolParam update_params[] = {
 	NAT_PARAM_TABLE("to change"),
 	{
 		.name = "set",
+		.decode = NAT_DECODE_JSON, .offset = offsetof(UpdateArgs, set),
 		.types = NAT_JSON_OBJECT,
 		.required = true,
 		.description = "New values by column name, e.g. {\"status\": \"shipped\", \"qty\": 5}; values are converted to the column types, null sets NULL.",
@@ -59,11 +69,12 @@ const ToolDef nat_tool_update_data = {
 	.operation = "update",
 	.params = update_params,
 	.nparams = lengthof(update_params),
+	.args_size = sizeof(UpdateArgs),
 	.read_only = false,
 	.writes = true,
 	.destructive = true,
 	.idempotent = true,
-	.handler = update_data,
+	.plan = update_data,
 };
 
 /*
@@ -96,9 +107,8 @@ validate_set(JsonbValue *value, const char *path)
  * column's type.
  */
 static void
-deparse_set_list(StringInfo buf, ToolCall *call, Oid relid, QueryParams *params)
+deparse_set_list(StringInfo buf, JsonbValue *set, Oid relid, QueryParams *params)
 {
-	JsonbValue *set = nat_arg(call, "set");
 	JsonbIterator *it = JsonbIteratorInit(set->val.binary.data);
 	JsonbValue	v;
 	JsonbIteratorToken tok;
@@ -140,25 +150,21 @@ deparse_set_list(StringInfo buf, ToolCall *call, Oid relid, QueryParams *params)
  *			   max_affected, timeout_ms)
  */
 static void
-update_data(ToolCall *call)
+update_data(ToolCall *call, const void *targs, ToolPlan *plan)
 {
-	Oid			relid = nat_begin_write(call);
+	const UpdateArgs *args = targs;
+	Oid			relid = plan->relid = nat_begin_write(call);
 	StringInfoData sql;
-	QueryParams params;
-	RowResult	rows;
-	int64		affected;
 
-	nat_params_init(&params);
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "UPDATE ");
 	appendStringInfoString(&sql, call->table);
 	appendStringInfoString(&sql, " SET ");
-	deparse_set_list(&sql, call, relid, &params);
-	nat_deparse_write_filter(&sql, call, relid, &params, "update");
+	deparse_set_list(&sql, args->set, relid, &plan->params);
+	nat_deparse_write_filter(&sql, call, relid, &plan->params, "update");
 	nat_deparse_returning(&sql, call, relid);
 
-	affected = nat_execute_dml(call, sql.data, &params,
-							   nat_effective_max_affected(call),
-							   nat_effective_row_caps(call), &rows);
-	nat_response_write(call, affected, &rows);
+	plan->run = PLAN_WRITE;
+	plan->sql = sql.data;
+	plan->max_affected = nat_effective_max_affected(call);
 }

@@ -45,7 +45,7 @@ void
 nat_deparse_write_filter(StringInfo buf, ToolCall *call, Oid relid,
 						 QueryParams *params, const char *verb)
 {
-	JsonbValue *where = nat_arg(call, "where");
+	JsonbValue *where = NAT_COMMON(call)->where;
 
 	if (has_filter(where))
 	{
@@ -54,7 +54,7 @@ nat_deparse_write_filter(StringInfo buf, ToolCall *call, Oid relid,
 		return;
 	}
 
-	if (!nat_arg_bool(call, "confirm_all_rows", false))
+	if (!NAT_COMMON(call)->confirm_all_rows.value)
 	{
 		ToolError  *err = nat_error("confirmation_required",
 									"%s without a where filter would %s every row of %s",
@@ -81,8 +81,11 @@ nat_deparse_write_filter(StringInfo buf, ToolCall *call, Oid relid,
 int64
 nat_effective_max_affected(ToolCall *call)
 {
-	return Min(nat_arg_int(call, "max_affected", nat_max_affected_rows),
-			   (int64) nat_max_affected_rows);
+	const NatIntArg *max_affected = &NAT_COMMON(call)->max_affected;
+
+	return max_affected->given ?
+		Min(max_affected->value, (int64) nat_max_affected_rows) :
+		nat_max_affected_rows;
 }
 
 /*
@@ -94,7 +97,7 @@ nat_effective_max_affected(ToolCall *call)
 void
 nat_deparse_returning(StringInfo buf, ToolCall *call, Oid relid)
 {
-	JsonbValue *returning = nat_arg(call, "returning");
+	JsonbValue *returning = NAT_COMMON(call)->returning;
 	Relation	rel;
 	TupleDesc	tupdesc;
 	int			n = 0;
@@ -133,6 +136,6 @@ nat_begin_write(ToolCall *call)
 {
 	Oid			relid = nat_resolve_call_table(call);
 
-	call->dry_run = nat_arg_bool(call, "dry_run", false);
+	call->dry_run = NAT_COMMON(call)->dry_run.value;
 	return relid;
 }

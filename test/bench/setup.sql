@@ -2,7 +2,7 @@
 SET client_min_messages = warning;
 -- 100-row JSON document both insert variants load.
 CREATE EXTENSION IF NOT EXISTS neon_ai_tools;
-DROP TABLE IF EXISTS bench, bench_ins, bench_doc;
+DROP TABLE IF EXISTS bench, bench_ins, bench_doc, bench_one;
 CREATE TABLE bench (id int PRIMARY KEY, name text NOT NULL, qty int NOT NULL,
                     price numeric(10,2) NOT NULL, created timestamptz NOT NULL);
 INSERT INTO bench
@@ -12,4 +12,8 @@ CREATE TABLE bench_ins (id bigserial PRIMARY KEY, name text, qty int, price nume
 CREATE TABLE bench_doc AS
 SELECT jsonb_agg(jsonb_build_object('name', 'new ' || g, 'qty', g, 'price', g / 3.0)) AS doc
 FROM generate_series(1, 100) g;
+-- the fixed cost of one call: a one-row table (workload "call")
+CREATE TABLE bench_one (id int PRIMARY KEY, name text);
+INSERT INTO bench_one VALUES (1, 'one');
 VACUUM ANALYZE bench;
+VACUUM ANALYZE bench_one;

@@ -1,0 +1,130 @@
+/*-------------------------------------------------------------------------
+ *
+ * plan.h
+ *		  What a tool asks the core to run, and what the run produced.
+ *
+ * A call goes only forward:
+ *
+ *	 args.c       validate the arguments and decode them into the tool's
+ *				  struct (nat_decode_args)
+ *	 tool_*.c     plan: resolve names, build the SQL text and its bound
+ *				  values, choose how it runs (the tool's ToolDef.plan)
+ *	 execute.c    run the plan: the one place that calls SPI, binds JSON
+ *				  values to inferred types, applies the row and write caps
+ *				  (nat_run_plan)
+ *	 response.c   render: every success key through one sink
+ *				  (nat_response_plan; rows stream in through row_sink.c)
+ *
+ * A tool never runs SQL itself nor writes answer keys: it fills a ToolPlan.
+ *
+ * IDENTIFICATION
+ *		  src/plan.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef NAT_PLAN_H
+#define NAT_PLAN_H
+
+#include "neon_ai_tools.h"
+
+/* how a plan runs */
+typedef enum PlanRun
+{
+	PLAN_ROWS,					/* a query: rows streamed under the row caps */
+	PLAN_WRITE,					/* a data-modifying statement under the write
+								 * cap: affectedRows and its RETURNING rows */
+	PLAN_UTILITY,				/* a utility statement (TRUNCATE, DROP): no
+								 * rows; affectedRows as affected_from says */
+	PLAN_VALUE,					/* one value of one row, the answer's data */
+	PLAN_AGENT					/* the agent's statements (execute_sql): each
+								 * analysed, bound and run in turn */
+} PlanRun;
+
+/* where a utility statement's affectedRows come from */
+typedef enum PlanAffected
+{
+	PLAN_AFFECTED_NONE,			/* not reported */
+	PLAN_AFFECTED_CONSTANT,		/* affected_constant */
+	PLAN_AFFECTED_COUNT			/* count_sql, run right before the statement */
+} PlanAffected;
+
+/* how a PLAN_VALUE's value becomes "data" */
+typedef enum PlanValueShape
+{
+	PLAN_VALUE_ROW,				/* a jsonb value: data is [value] */
+	PLAN_VALUE_JSON_TEXT		/* json text (EXPLAIN): data is the value
+								 * itself, left out past the byte budget */
+} PlanValueShape;
+
+/* a key of the tool's own in the success answer */
+typedef enum AnswerFieldKind
+{
+	ANSWER_INT,					/* value */
+	ANSWER_INT_LESS_AFFECTED	/* value minus affectedRows */
+} AnswerFieldKind;
+
+typedef struct AnswerField
+{
+	const char *key;
+	AnswerFieldKind kind;
+	int64		value;
+} AnswerField;
+
+typedef struct ToolPlan
+{
+	PlanRun		run;
+	Oid			relid;			/* the resolved relation, or InvalidOid */
+	const char *sql;			/* the statement, $n for the bound values */
+	QueryParams params;			/* its bound values and their types */
+	RowCaps		caps;			/* rows and bytes of the answer */
+	int64		max_affected;	/* PLAN_WRITE, PLAN_AGENT: write cap; -1 none */
+
+	/* PLAN_UTILITY */
+	PlanAffected affected_from;
+	int64		affected_constant;
+	char	   *count_sql;
+
+	/* PLAN_VALUE */
+	PlanValueShape value_shape;
+
+	/*
+	 * The agent's SQL (PLAN_AGENT, and explain_query's PLAN_VALUE): its
+	 * parsed statements, analysed only when they run (a statement sees what
+	 * an earlier one created), with json_params bound to the types
+	 * inferred for $1, $2, ...
+	 */
+	const char *source;			/* the text the statements point into */
+	List	   *statements;		/* of RawStmt */
+	JsonbValue *json_params;
+	bool		multiple;		/* one result per statement in data */
+
+	List	   *answer_fields;	/* of AnswerField, the tool's own keys */
+} ToolPlan;
+
+/* what running a plan produced, for the answer */
+typedef struct PlanResult
+{
+	int64		affected;		/* affectedRows; -1: none */
+	RowResult	rows;
+	Datum		value;			/* PLAN_VALUE, in the call's memory */
+} PlanResult;
+
+/* in execute.c */
+extern void nat_plan_init(ToolCall *call, ToolPlan *plan);
+extern void nat_plan_add_field(ToolPlan *plan, const char *key,
+							   AnswerFieldKind kind, int64 value);
+extern void nat_run_plan(ToolCall *call, ToolPlan *plan);
+
+/* in response.c: the success answer's sink */
+extern void nat_response_plan(ToolCall *call, ToolPlan *plan,
+							  PlanResult *result);
+extern void nat_response_statements_begin(ToolCall *call);
+extern void nat_response_statement_begin(ToolCall *call, int index,
+										 const char *command);
+extern void nat_response_statement_end(ToolCall *call, bool modifies,
+									   int64 affected, RowResult *rows,
+									   bool multiple);
+extern void nat_response_statements_end(ToolCall *call, int count,
+										bool truncated);
+
+#endif							/* NAT_PLAN_H */
