@@ -98,25 +98,12 @@ static char *
 closest_tables_suggestion(List *affected, ToolCall *call)
 {
 	List	   *close;
-	StringInfoData buf;
-	ListCell   *lc;
 
 	if (affected == NIL || call->deadline == 0 ||
 		GetCurrentTimestamp() >= call->deadline)
 		return NULL;
 	close = nat_closest_tables(linitial(affected), call->deadline);
-	if (close == NIL)
-		return NULL;
-	initStringInfo(&buf);
-	appendStringInfoString(&buf, "Did you mean ");
-	foreach(lc, close)
-	{
-		if (foreach_current_index(lc) > 0)
-			appendStringInfoString(&buf, foreach_current_index(lc) == list_length(close) - 1 ? " or " : ", ");
-		appendStringInfo(&buf, "\"%s\"", (char *) lfirst(lc));
-	}
-	appendStringInfoChar(&buf, '?');
-	return buf.data;
+	return close != NIL ? nat_did_you_mean(close) : NULL;
 }
 
 /*

@@ -347,6 +347,27 @@ list_tables_advice(void)
 }
 
 /*
+ * "Did you mean "a", "b" or "c"?" for a non-empty list of names.
+ */
+char *
+nat_did_you_mean(List *names)
+{
+	StringInfoData buf;
+	ListCell   *lc;
+
+	initStringInfo(&buf);
+	appendStringInfoString(&buf, "Did you mean ");
+	foreach(lc, names)
+	{
+		if (foreach_current_index(lc) > 0)
+			appendStringInfoString(&buf, foreach_current_index(lc) == list_length(names) - 1 ? " or " : ", ");
+		appendStringInfo(&buf, "\"%s\"", (char *) lfirst(lc));
+	}
+	appendStringInfoChar(&buf, '?');
+	return buf.data;
+}
+
+/*
  * Raise invalid_table for a name that resolved to nothing.
  */
 static void
@@ -362,20 +383,10 @@ report_missing_table(const char *text, const char *schema, const char *relname,
 	err->affected_resources = list_make1(nat_clip(text));
 	if (close != NIL)
 	{
-		StringInfoData buf;
-
-		initStringInfo(&buf);
-		appendStringInfoString(&buf, "Did you mean ");
+		err->suggestion = nat_did_you_mean(close);
 		foreach(lc, close)
-		{
-			if (foreach_current_index(lc) > 0)
-				appendStringInfoString(&buf, foreach_current_index(lc) == list_length(close) - 1 ? " or " : ", ");
-			appendStringInfo(&buf, "\"%s\"", (char *) lfirst(lc));
 			err->suggested_actions = lappend(err->suggested_actions,
 											 psprintf("Retry with \"table\": \"%s\".", (char *) lfirst(lc)));
-		}
-		appendStringInfoChar(&buf, '?');
-		err->suggestion = buf.data;
 	}
 	else
 		err->suggestion = list_tables_advice();

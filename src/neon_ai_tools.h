@@ -453,6 +453,7 @@ extern char *nat_read_identifier(const char **p, bool *quoted);
 extern void nat_check_identifier(const char *name, int len, const char *path);
 extern bool nat_relation_visible_to_caller(Oid relid, Oid nspid);
 extern List *nat_closest_tables(const char *name, TimestampTz stop_at);
+extern char *nat_did_you_mean(List *names);
 pg_noreturn extern void nat_throw_no_privilege(Oid relid, const char *path) pg_attribute_noreturn();
 extern bool nat_hint_is_shareable(const char *hint, const char *sql);
 extern Oid	nat_resolve_call_table(struct ToolCall *call);
