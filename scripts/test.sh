@@ -131,6 +131,10 @@ if ! nat_build "$WORK" "$LOGS/build.log"; then
 fi
 if grep -q 'warning:' "$LOGS/build.log"; then
     record build 0 1 0 "compiler warnings"
+elif ! bash "$WORK/scripts/long-functions.sh" > "$LOGS/long-functions.log" 2>&1; then
+    # functions a reader can hold in mind (issue 15): none over 150 lines
+    cat "$LOGS/long-functions.log"
+    record build 0 1 0 "functions over 150 lines"
 else
     # A clean build is a precondition, not a test: it adds nothing to the counts.
     SUMMARY+=("build      ok (no warnings)")

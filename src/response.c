@@ -493,6 +493,62 @@ nonempty(char *s)
 }
 
 /*
+ * The error's object names clipped as values are clipped: they are echoed
+ * in several fields, and RAISE ... USING COLUMN = can make them any length
+ * (real names, at most 63 bytes, stay whole).  Empty fields (RAISE ...
+ * USING MESSAGE = '' and the like) become NULL: keys are never empty.
+ */
+static ErrorData *
+clip_error_fields(ErrorData *edata, ErrorData *clipped)
+{
+	*clipped = *edata;
+	clipped->schema_name = nonempty(nat_clip(edata->schema_name));
+	clipped->table_name = nonempty(nat_clip(edata->table_name));
+	clipped->column_name = nonempty(nat_clip(edata->column_name));
+	clipped->datatype_name = nonempty(nat_clip(edata->datatype_name));
+	clipped->constraint_name = nonempty(nat_clip(edata->constraint_name));
+	clipped->message = nonempty(edata->message);
+	clipped->detail = nonempty(edata->detail);
+	clipped->hint = nonempty(edata->hint);
+	return clipped;
+}
+
+/*
+ * The error answer's "details": only what is known (edata NULL for the
+ * extension's own errors).
+ */
+static void
+push_error_details(NatJsonb *state, ToolCall *call, ErrorData *edata,
+				   const char *hint, const char *column, const char *path,
+				   int position)
+{
+	/* keys are absent rather than empty (an empty sql argument) */
+	bool		has_query = call->query && call->query[0] != '\0';
+
+	if (!((edata && (edata->detail || edata->constraint_name)) || hint ||
+		  column || path || position > 0 || has_query))
+		return;
+	nat_push_key(state, "details");
+	nat_jsonb_push(state, WJB_BEGIN_OBJECT, NULL);
+	if (edata && edata->detail)
+		nat_push_string(state, "detail",
+						nat_clip_quoted(nat_mask_secrets(clip_text(edata->detail))));
+	if (hint)
+		nat_push_string(state, "hint", hint);
+	if (edata && edata->constraint_name)
+		nat_push_string(state, "constraint", edata->constraint_name);
+	if (column)
+		nat_push_string(state, "column", column);
+	if (path)
+		nat_push_string(state, "path", path);
+	if (position > 0)
+		nat_push_int(state, "position", position);
+	if (has_query)
+		nat_push_string(state, "query", clip_text(call->query));
+	nat_jsonb_push(state, WJB_END_OBJECT, NULL);
+}
+
+/*
  * Build the error answer from a PostgreSQL error (edata) or, when err is
  * set, from a failure the extension found itself.
  */
@@ -521,19 +577,7 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 	 * clipped (real names, at most 63 bytes, stay whole).
 	 */
 	if (edata)
-	{
-		clipped = *edata;
-		clipped.schema_name = nonempty(nat_clip(edata->schema_name));
-		clipped.table_name = nonempty(nat_clip(edata->table_name));
-		clipped.column_name = nonempty(nat_clip(edata->column_name));
-		clipped.datatype_name = nonempty(nat_clip(edata->datatype_name));
-		clipped.constraint_name = nonempty(nat_clip(edata->constraint_name));
-		/* RAISE ... USING MESSAGE = '' and the like: keys are never empty */
-		clipped.message = nonempty(edata->message);
-		clipped.detail = nonempty(edata->detail);
-		clipped.hint = nonempty(edata->hint);
-		edata = &clipped;
-	}
+		edata = clip_error_fields(edata, &clipped);
 
 	facts.call = call;
 	if (err)
@@ -632,29 +676,6 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 	if (dependencies != NIL)
 		nat_push_string_array(&state, "dependencies", dependencies);
 
-	/* details: only what is known */
-	if ((!err && (edata->detail || edata->constraint_name)) || hint || column ||
-		path || position > 0 || (call->query && call->query[0] != '\0'))
-	{
-		nat_push_key(&state, "details");
-		nat_jsonb_push(&state, WJB_BEGIN_OBJECT, NULL);
-		if (!err && edata->detail)
-			nat_push_string(&state, "detail",
-							nat_clip_quoted(nat_mask_secrets(clip_text(edata->detail))));
-		if (hint)
-			nat_push_string(&state, "hint", hint);
-		if (!err && edata->constraint_name)
-			nat_push_string(&state, "constraint", edata->constraint_name);
-		if (column)
-			nat_push_string(&state, "column", column);
-		if (path)
-			nat_push_string(&state, "path", path);
-		if (position > 0)
-			nat_push_int(&state, "position", position);
-		/* keys are absent rather than empty (an empty sql argument) */
-		if (call->query && call->query[0] != '\0')
-			nat_push_string(&state, "query", clip_text(call->query));
-		nat_jsonb_push(&state, WJB_END_OBJECT, NULL);
-	}
+	push_error_details(&state, call, err ? NULL : edata, hint, column, path, position);
 	return JsonbValueToJsonb(nat_jsonb_push(&state, WJB_END_OBJECT, NULL));
 }
