@@ -67,12 +67,33 @@ static const char *const INSTRUCTIONS =
 /* the session: the revision initialize negotiated (NULL before it) */
 static const char *negotiated_revision = NULL;
 
-static json_object *handle_initialize(json_object *id, json_object *params,
-									  bool in_batch);
-static json_object *handle_tools_list(json_object *id, json_object *params);
-static json_object *handle_tools_call(json_object *id, json_object *params,
-									 const char *params_text,
-									 size_t params_len);
+/* one request as the handlers see it */
+typedef struct McpRequest
+{
+	json_object *params;		/* NULL or an object */
+	const char *params_text;	/* its exact text in the message */
+	size_t		params_len;
+	bool		in_batch;
+} McpRequest;
+
+typedef json_object *(*McpHandler) (json_object *id, const McpRequest *req);
+
+static json_object *handle_initialize(json_object *id, const McpRequest *req);
+static json_object *handle_ping(json_object *id, const McpRequest *req);
+static json_object *handle_tools_list(json_object *id, const McpRequest *req);
+static json_object *handle_tools_call(json_object *id, const McpRequest *req);
+
+/* the methods answered, and their handlers */
+static const struct
+{
+	const char *method;
+	McpHandler	handler;
+}			methods[] = {
+	{"initialize", handle_initialize},
+	{"ping", handle_ping},
+	{"tools/list", handle_tools_list},
+	{"tools/call", handle_tools_call},
+};
 static json_object *invalid_params(json_object *id, const char *message);
 static json_object *failure_envelope(const char *tool, const McpDbResult *db,
 									 double elapsed_ms);
@@ -91,28 +112,22 @@ json_object *
 mcp_dispatch(const char *method, json_object *id, json_object *params,
 			 const char *params_text, size_t params_len, bool in_batch)
 {
+	McpRequest	req = {params, params_text, params_len, in_batch};
+	json_object *data;
+	size_t		i;
+
 	mcp_log(MCP_LOG_DEBUG, "request %s", method);
-	if (strcmp(method, "initialize") != 0 &&
-		strcmp(method, "ping") != 0 &&
-		strcmp(method, "tools/list") != 0 &&
-		strcmp(method, "tools/call") != 0)
+	for (i = 0; i < sizeof(methods) / sizeof(methods[0]); i++)
 	{
-		json_object *data = json_object_new_object();
-
-		json_object_object_add(data, "method", json_object_new_string(method));
-		return jsonrpc_error(id, JSONRPC_METHOD_NOT_FOUND,
-							 "Method not found", data);
+		if (strcmp(method, methods[i].method) != 0)
+			continue;
+		if (params != NULL && !json_object_is_type(params, json_type_object))
+			return invalid_params(id, "Invalid params: params must be an object");
+		return methods[i].handler(id, &req);
 	}
-	if (params != NULL && !json_object_is_type(params, json_type_object))
-		return invalid_params(id, "Invalid params: params must be an object");
-
-	if (strcmp(method, "initialize") == 0)
-		return handle_initialize(id, params, in_batch);
-	if (strcmp(method, "ping") == 0)
-		return jsonrpc_result(id, json_object_new_object());
-	if (strcmp(method, "tools/list") == 0)
-		return handle_tools_list(id, params);
-	return handle_tools_call(id, params, params_text, params_len);
+	data = json_object_new_object();
+	json_object_object_add(data, "method", json_object_new_string(method));
+	return jsonrpc_error(id, JSONRPC_METHOD_NOT_FOUND, "Method not found", data);
 }
 
 /*
@@ -143,8 +158,10 @@ mcp_batches_allowed(const char **revision)
  * initialize: negotiate the revision, describe the server.
  */
 static json_object *
-handle_initialize(json_object *id, json_object *params, bool in_batch)
+handle_initialize(json_object *id, const McpRequest *req)
 {
+	json_object *params = req->params;
+	bool		in_batch = req->in_batch;
 	json_object *version;
 	json_object *client_info;
 	json_object *result;
@@ -205,10 +222,19 @@ handle_initialize(json_object *id, json_object *params, bool in_batch)
 }
 
 /*
+ * ping: an empty result.
+ */
+static json_object *
+handle_ping(json_object *id, const McpRequest *req)
+{
+	return jsonrpc_result(id, json_object_new_object());
+}
+
+/*
  * tools/list: the extension's MCP catalog, all in one page (no cursor).
  */
 static json_object *
-handle_tools_list(json_object *id, json_object *params)
+handle_tools_list(json_object *id, const McpRequest *req)
 {
 	McpDbResult db;
 	json_object *response;
@@ -251,9 +277,11 @@ handle_tools_list(json_object *id, json_object *params)
  * neon_ai_tools.max_response_bytes, 1MB by default) is never parsed here.
  */
 static json_object *
-handle_tools_call(json_object *id, json_object *params,
-				  const char *params_text, size_t params_len)
+handle_tools_call(json_object *id, const McpRequest *req)
 {
+	json_object *params = req->params;
+	const char *params_text = req->params_text;
+	size_t		params_len = req->params_len;
 	json_object *name;
 	json_object *arguments = NULL;
 	const char *arguments_text;
