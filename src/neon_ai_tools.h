@@ -213,7 +213,7 @@ extern const char *nat_closest_word(const char *word, const char *const *candida
 /*
  * The fine error categories (README, "Results"): NAT_ERR_ and the
  * errorType upper-cased.  errors.c's table gives each its name, portable
- * error_type and retryability.
+ * error_type, retryability and default suggestion.
  */
 typedef enum NatErrorKind
 {
@@ -297,6 +297,7 @@ extern void nat_explain_constraint_error(ErrorData *edata, struct ToolCall *call
 										 char **suggestion, List **actions);
 extern ErrorCategory nat_category_of(NatErrorKind kind);
 extern const char *nat_error_kind_name(NatErrorKind kind);
+extern const char *nat_error_kind_suggestion(NatErrorKind kind);
 
 /* ---- in error_patterns.c: error text from any database (ai_error_info) ---- */
 

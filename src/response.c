@@ -147,7 +147,8 @@ nat_response_rows(ToolCall *call, RowResult *result)
 
 /*
  * One sentence of advice for a category, when nothing more specific is
- * known.
+ * known: the call's own (its timeout, table, operation, read-only mode),
+ * else the category's (errors.c).
  */
 static char *
 default_suggestion(ToolCall *call, NatErrorKind kind,
@@ -177,14 +178,10 @@ default_suggestion(ToolCall *call, NatErrorKind kind,
 						strcmp(call->operation, "delete") == 0 ? "from" : "",
 						call->table, privilege, privilege, call->table);
 	}
-	if (kind == NAT_ERR_PERMISSION_DENIED)
-		return call->table ?
-			psprintf("The role you run as lacks a privilege on %s; ask the database administrator for it, or use another table.", call->table) :
-			pstrdup("The role you run as lacks a privilege; ask the database administrator for it.");
-	if (kind == NAT_ERR_DEPENDENT_OBJECTS)
-		return call->table ?
-			psprintf("Other objects depend on %s (see details.detail); change or drop them first: tools never cascade.", call->table) :
-			pstrdup("Other objects depend on this one (see details.detail); change or drop them first: tools never cascade.");
+	if (kind == NAT_ERR_PERMISSION_DENIED && call->table)
+		return psprintf("The role you run as lacks a privilege on %s; ask the database administrator for it, or use another table.", call->table);
+	if (kind == NAT_ERR_DEPENDENT_OBJECTS && call->table)
+		return psprintf("Other objects depend on %s (see details.detail); change or drop them first: tools never cascade.", call->table);
 	/*
 	 * 25006 on a standby is the server's, unless the call runs read-only
 	 * (the tool, the role or read_only): then the call refused it, as on a
@@ -194,21 +191,9 @@ default_suggestion(ToolCall *call, NatErrorKind kind,
 	if (kind == NAT_ERR_READ_ONLY_VIOLATION && RecoveryInProgress() &&
 		!nat_read_only && !call->read_only)
 		return pstrdup(NAT_STANDBY_SUGGESTION);
-	if (kind == NAT_ERR_READ_ONLY_VIOLATION)
-		return pstrdup("This call runs read-only, so nothing may be written; read the data instead, or use a write tool if one is enabled.");
-	if (kind == NAT_ERR_INVALID_INPUT)
-		return pstrdup("A value does not fit the column's type; pass it in the type's own format.");
-	if (kind == NAT_ERR_CONFLICT)
-		return pstrdup("A concurrent transaction conflicted; retry the whole operation.");
-	if (kind == NAT_ERR_RESOURCE_EXHAUSTED)
-		return pstrdup("The server ran short of a resource; retry later with a smaller request.");
-	if (kind == NAT_ERR_SYNTAX_ERROR)
-		return pstrdup("Fix the SQL syntax and retry.");
-	if (kind == NAT_ERR_INVALID_PARAMETERS)
-		return pstrdup("Fix the argument as the tool's JSON Schema describes and retry.");
-	if (kind == NAT_ERR_INVALID_COLUMN)
-		return pstrdup("A column named in the statement does not exist, or your role may not read it; check the name against the columns describe_table lists.");
-	return NULL;
+	/* the category's own advice (errors.c) */
+	return nat_error_kind_suggestion(kind) ?
+		pstrdup(nat_error_kind_suggestion(kind)) : NULL;
 }
 
 /*
