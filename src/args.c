@@ -205,7 +205,7 @@ check_param_size(const ToolParam *param, JsonbValue *value, const char *path)
 										   limit, param->name),
 								  "argument \"%s\" has %d items, more than the limit of %d",
 								  param->name, n, limit);
-			err = nat_error("limit_exceeded",
+			err = nat_error(NAT_ERR_LIMIT_EXCEEDED,
 							"argument \"%s\" has %d items, more than the limit of %d for your role; nothing was done",
 							param->name, n, limit);
 			err->path = pstrdup(path);

@@ -79,7 +79,7 @@ nat_check_connection(void)
 	if (nat_require_ssl == NAT_REQUIRE_SSL_REMOTE && local)
 		return;
 
-	err = nat_error("permission_denied",
+	err = nat_error(NAT_ERR_PERMISSION_DENIED,
 					unix_socket ?
 					"tool calls must use an SSL connection, and a Unix-socket connection cannot" :
 					"tool calls from this connection must use SSL");

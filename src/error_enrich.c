@@ -144,7 +144,7 @@ nat_enrich_error(const ErrorFacts *facts, ErrorEnrichment *en)
 
 	memset(en, 0, sizeof(ErrorEnrichment));
 	nat_analyze_error_text(facts->message, facts->unread, facts->code,
-						   err ? err->error_type : NULL, &info);
+						   err ? &err->kind : NULL, &info);
 	en->category = info.category;
 	en->known = info.known;
 	en->error_code = info.error_code;

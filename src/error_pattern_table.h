@@ -19,6 +19,8 @@
 #ifndef NAT_ERROR_PATTERN_TABLE_H
 #define NAT_ERROR_PATTERN_TABLE_H
 
+#include "neon_ai_tools.h"		/* NatErrorKind */
+
 /* which database's wording a pattern or a code comes from */
 typedef enum Dialect
 {
@@ -104,7 +106,7 @@ typedef enum Advice
 typedef struct ErrorPattern
 {
 	Dialect		dialect;
-	const char *error_type;		/* fine category; NULL: names only */
+	NatErrorKind kind;			/* fine category, or NAMES_ONLY */
 	const char *portable_type;	/* NULL: the category's own */
 	Advice		advice;
 	const char *roles;
@@ -128,7 +130,13 @@ typedef struct ErrorPattern
  * that is a typedef in PostgreSQL's typedefs.list, and pgindent would take
  * the table rows for declarations.)
  */
-#define VIOLATION	"constraint_violation"
+#define VIOLATION	NAT_ERR_CONSTRAINT_VIOLATION
+
+/*
+ * The category field of the names-only patterns, which never decide a
+ * category (they only pick names out of the text).
+ */
+#define NAMES_ONLY	NAT_ERR_UNKNOWN_ERROR
 
 /*
  * The message patterns, most specific first: the first that matches wins.
@@ -139,21 +147,21 @@ typedef struct ErrorPattern
  */
 static const ErrorPattern patterns[] = {
 	/* ---- authentication ---- */
-	{D_PG, "authentication_error", NULL, ADV_AUTH, "u",
+	{D_PG, NAT_ERR_AUTHENTICATION_ERROR, NULL, ADV_AUTH, "u",
 	"authentication failed for user " QN},
-	{D_PG, "authentication_error", NULL, ADV_HBA, "hua",
+	{D_PG, NAT_ERR_AUTHENTICATION_ERROR, NULL, ADV_HBA, "hua",
 	"no pg_hba\\.conf entry for (?:replication connection from )?host " QN ", user " QN "(?:, database " QN ")?"},
-	{D_PG, "authentication_error", NULL, ADV_NO_ROLE, "u",
+	{D_PG, NAT_ERR_AUTHENTICATION_ERROR, NULL, ADV_NO_ROLE, "u",
 	"\\mrole " QN " does not exist"},
-	{D_PG, "authentication_error", NULL, ADV_AUTH, "",
+	{D_PG, NAT_ERR_AUTHENTICATION_ERROR, NULL, ADV_AUTH, "",
 	"no password supplied|password authentication failed|password is required"},
-	{D_MYSQL, "permission_denied", NULL, ADV_DB_DENIED, "uha",
+	{D_MYSQL, NAT_ERR_PERMISSION_DENIED, NULL, ADV_DB_DENIED, "uha",
 	"access denied for user " QN "@" QN " to database " QN},
-	{D_MYSQL, "authentication_error", NULL, ADV_AUTH, "uh",
+	{D_MYSQL, NAT_ERR_AUTHENTICATION_ERROR, NULL, ADV_AUTH, "uh",
 	"access denied for user " QN "(?:@" QN ")?"},
-	{D_MYSQL, "authentication_error", NULL, ADV_AUTH, "",
+	{D_MYSQL, NAT_ERR_AUTHENTICATION_ERROR, NULL, ADV_AUTH, "",
 	"client does not support authentication protocol"},
-	{D_ORACLE, "authentication_error", NULL, ADV_AUTH, "",
+	{D_ORACLE, NAT_ERR_AUTHENTICATION_ERROR, NULL, ADV_AUTH, "",
 	"invalid username/password"},
 
 	/* ---- foreign keys ---- */
@@ -169,15 +177,15 @@ static const ErrorPattern patterns[] = {
 	"cannot add or update a child row: a foreign key constraint fails \\(" QN ", constraint " QN " foreign key \\(([^)]*)\\) references " QN},
 	{D_MYSQL, VIOLATION, "foreign_key_constraint", ADV_FK_MISSING, "",
 	"cannot add or update a child row"},
-	{D_MYSQL, "dependent_objects", NULL, ADV_FK_DROP, "acd",
+	{D_MYSQL, NAT_ERR_DEPENDENT_OBJECTS, NULL, ADV_FK_DROP, "acd",
 	"cannot drop table " QN " referenced by (?:a )?foreign key constraint " QN " on table " QN},
-	{D_PG, "dependent_objects", NULL, ADV_DEPENDENT, "na",
+	{D_PG, NAT_ERR_DEPENDENT_OBJECTS, NULL, ADV_DEPENDENT, "na",
 	"cannot drop (table|view|materialized view|foreign table|sequence|index|schema|type|domain|function|procedure|column|constraint|extension) (.+) because other objects depend on it"},
 	{D_ORACLE, VIOLATION, "foreign_key_constraint", ADV_FK_REFERENCED, "c",
 	"integrity constraint (?:\\(([^)]*)\\) )?violated - child record found"},
 	{D_ORACLE, VIOLATION, "foreign_key_constraint", ADV_FK_MISSING, "c",
 	"integrity constraint (?:\\(([^)]*)\\) )?violated - parent key not found"},
-	{D_ORACLE, "dependent_objects", NULL, ADV_FK_DROP, "a",
+	{D_ORACLE, NAT_ERR_DEPENDENT_OBJECTS, NULL, ADV_FK_DROP, "a",
 	"unique/primary keys in table (?:\\(([^)]*)\\) )?referenced by (?:enabled )?foreign keys"},
 
 	/*
@@ -229,167 +237,167 @@ static const ErrorPattern patterns[] = {
 	"check constraint (?:\\(([^)]*)\\) )?violated"},
 
 	/* ---- privileges and read-only ---- */
-	{D_PG, "permission_denied", NULL, ADV_RLS, "a",
+	{D_PG, NAT_ERR_PERMISSION_DENIED, NULL, ADV_RLS, "a",
 	"new row violates row-level security policy (?:\"[^\"]*\" )?for table " QN},
-	{D_PG, "permission_denied", NULL, ADV_PERMISSION, "na",
+	{D_PG, NAT_ERR_PERMISSION_DENIED, NULL, ADV_PERMISSION, "na",
 	"permission denied for (table|relation|view|materialized view|foreign table|sequence|schema|database|function|procedure|routine|type|domain|column|language|tablespace|large object) " UN},
-	{D_PG, "permission_denied", NULL, ADV_OWNER, "na",
+	{D_PG, NAT_ERR_PERMISSION_DENIED, NULL, ADV_OWNER, "na",
 	"must be owner of (table|relation|view|materialized view|foreign table|sequence|index|schema|database|function|procedure|type|extension) " UN},
-	{D_MYSQL, "permission_denied", NULL, ADV_GRANT, "ouhka",
+	{D_MYSQL, NAT_ERR_PERMISSION_DENIED, NULL, ADV_GRANT, "ouhka",
 	"\\m([[:alpha:]]+(?: view)?) command denied to user " QN "@" QN " for column " QN " in table " UN},
-	{D_MYSQL, "permission_denied", NULL, ADV_GRANT, "ouha",
+	{D_MYSQL, NAT_ERR_PERMISSION_DENIED, NULL, ADV_GRANT, "ouha",
 	"\\m([[:alpha:]]+(?: view)?) command denied to user " QN "@" QN " for table " UN},
-	{D_MYSQL, "permission_denied", NULL, ADV_PRIVILEGE_NEEDED, "o",
+	{D_MYSQL, NAT_ERR_PERMISSION_DENIED, NULL, ADV_PRIVILEGE_NEEDED, "o",
 	"access denied; you need \\(at least one of\\) the (.*) privilege\\(s\\) for this operation"},
-	{D_ORACLE, "permission_denied", NULL, ADV_PERMISSION, "",
+	{D_ORACLE, NAT_ERR_PERMISSION_DENIED, NULL, ADV_PERMISSION, "",
 	"insufficient privileges"},
-	{D_PG, "read_only_violation", NULL, ADV_STANDBY, "o",
+	{D_PG, NAT_ERR_READ_ONLY_VIOLATION, NULL, ADV_STANDBY, "o",
 	"cannot execute (.+) during recovery"},
-	{D_PG, "read_only_violation", NULL, ADV_STANDBY, "",
+	{D_PG, NAT_ERR_READ_ONLY_VIOLATION, NULL, ADV_STANDBY, "",
 	"\\mrecovery is in progress|cannot (?:assign TransactionIds|make new WAL entries|set transaction read-write mode) during recovery"},
-	{D_PG, "read_only_violation", NULL, ADV_READ_ONLY, "o",
+	{D_PG, NAT_ERR_READ_ONLY_VIOLATION, NULL, ADV_READ_ONLY, "o",
 	"cannot execute ([[:alpha:]]+(?: [[:alpha:]]+)?) in a read-only transaction"},
-	{D_MYSQL, "read_only_violation", NULL, ADV_READ_ONLY, "",
+	{D_MYSQL, NAT_ERR_READ_ONLY_VIOLATION, NULL, ADV_READ_ONLY, "",
 	"cannot execute statement in a read only transaction|running with the --(?:super-)?read-only option|the server is read only now"},
 
 	/* ---- syntax ---- */
-	{D_PG, "syntax_error", NULL, ADV_SYNTAX, "t",
+	{D_PG, NAT_ERR_SYNTAX_ERROR, NULL, ADV_SYNTAX, "t",
 	"syntax error at or near " QN},
-	{D_PG, "syntax_error", NULL, ADV_SYNTAX_END, "",
+	{D_PG, NAT_ERR_SYNTAX_ERROR, NULL, ADV_SYNTAX_END, "",
 	"syntax error at end of input"},
-	{D_MYSQL, "syntax_error", NULL, ADV_SYNTAX, "t",
+	{D_MYSQL, NAT_ERR_SYNTAX_ERROR, NULL, ADV_SYNTAX, "t",
 	"you have an error in your sql syntax.* near '(.*)' at line [0-9]+"},
-	{D_MYSQL, "syntax_error", NULL, ADV_SYNTAX, "",
+	{D_MYSQL, NAT_ERR_SYNTAX_ERROR, NULL, ADV_SYNTAX, "",
 	"you have an error in your sql syntax"},
-	{D_ORACLE, "syntax_error", NULL, ADV_SYNTAX, "",
+	{D_ORACLE, NAT_ERR_SYNTAX_ERROR, NULL, ADV_SYNTAX, "",
 	"invalid sql statement|sql command not properly ended|missing expression|from keyword not found where expected|missing right parenthesis"},
-	{D_PG, "syntax_error", NULL, ADV_AMBIGUOUS, "k",
+	{D_PG, NAT_ERR_SYNTAX_ERROR, NULL, ADV_AMBIGUOUS, "k",
 	"column reference " QN " is ambiguous"},
-	{D_MYSQL, "syntax_error", NULL, ADV_AMBIGUOUS, "k",
+	{D_MYSQL, NAT_ERR_SYNTAX_ERROR, NULL, ADV_AMBIGUOUS, "k",
 	"column " QN " in .* is ambiguous"},
 
 	/* ---- objects that do not exist, or already do ---- */
-	{D_PG, "invalid_column", NULL, ADV_NO_COLUMN, "ka",
+	{D_PG, NAT_ERR_INVALID_COLUMN, NULL, ADV_NO_COLUMN, "ka",
 	"column " QN " of relation " QN " does not exist"},
-	{D_PG, "invalid_column", NULL, ADV_NO_COLUMN, "k",
+	{D_PG, NAT_ERR_INVALID_COLUMN, NULL, ADV_NO_COLUMN, "k",
 	"column " UN " does not exist"},
-	{D_PG, "invalid_table", NULL, ADV_NO_TABLE, "a",
+	{D_PG, NAT_ERR_INVALID_TABLE, NULL, ADV_NO_TABLE, "a",
 	"relation " QN " does not exist"},
-	{D_PG, "invalid_table", NULL, ADV_NO_TABLE, "na",
+	{D_PG, NAT_ERR_INVALID_TABLE, NULL, ADV_NO_TABLE, "na",
 	"(table|view|materialized view|foreign table|sequence|index|schema|database) " QN " does not exist"},
-	{D_MYSQL, "invalid_table", NULL, ADV_NO_TABLE, "a",
+	{D_MYSQL, NAT_ERR_INVALID_TABLE, NULL, ADV_NO_TABLE, "a",
 	"table " QN " doesn't exist"},
-	{D_MYSQL, "invalid_table", NULL, ADV_NO_TABLE, "a",
+	{D_MYSQL, NAT_ERR_INVALID_TABLE, NULL, ADV_NO_TABLE, "a",
 	"unknown table " QN},
-	{D_MYSQL, "invalid_table", NULL, ADV_NO_TABLE, "na",
+	{D_MYSQL, NAT_ERR_INVALID_TABLE, NULL, ADV_NO_TABLE, "na",
 	"unknown (database) " QN},
-	{D_MYSQL, "invalid_column", NULL, ADV_NO_COLUMN, "kl",
+	{D_MYSQL, NAT_ERR_INVALID_COLUMN, NULL, ADV_NO_COLUMN, "kl",
 	"unknown column " QN " in " QN},
-	{D_ORACLE, "invalid_table", NULL, ADV_NO_TABLE, "a",
+	{D_ORACLE, NAT_ERR_INVALID_TABLE, NULL, ADV_NO_TABLE, "a",
 	"table or view (?:" QN " )?does not exist"},
-	{D_ORACLE, "invalid_column", NULL, ADV_NO_COLUMN, "kkl",
+	{D_ORACLE, NAT_ERR_INVALID_COLUMN, NULL, ADV_NO_COLUMN, "kkl",
 	QN ": invalid identifier|invalid identifier " QN " in " QN},
-	{D_PG, "already_exists", NULL, ADV_EXISTS, "ka",
+	{D_PG, NAT_ERR_ALREADY_EXISTS, NULL, ADV_EXISTS, "ka",
 	"column " QN " of relation " QN " already exists"},
-	{D_ANY, "already_exists", NULL, ADV_EXISTS, "na",
+	{D_ANY, NAT_ERR_ALREADY_EXISTS, NULL, ADV_EXISTS, "na",
 	"\\m(relation|table|view|materialized view|schema|database|index|sequence|type|function|procedure|role|extension|constraint|trigger|domain) " QN " already exists"},
-	{D_MYSQL, "already_exists", NULL, ADV_EXISTS, "k",
+	{D_MYSQL, NAT_ERR_ALREADY_EXISTS, NULL, ADV_EXISTS, "k",
 	"duplicate column name " QN},
-	{D_MYSQL, "already_exists", NULL, ADV_EXISTS_KEY, "c",
+	{D_MYSQL, NAT_ERR_ALREADY_EXISTS, NULL, ADV_EXISTS_KEY, "c",
 	"duplicate key name " QN},
-	{D_MYSQL, "already_exists", NULL, ADV_EXISTS, "na",
+	{D_MYSQL, NAT_ERR_ALREADY_EXISTS, NULL, ADV_EXISTS, "na",
 	"can't create (database) " QN "; database exists"},
-	{D_ORACLE, "already_exists", NULL, ADV_EXISTS, "",
+	{D_ORACLE, NAT_ERR_ALREADY_EXISTS, NULL, ADV_EXISTS, "",
 	"name is already used by an existing object"},
 
 	/* ---- timeouts ---- */
-	{D_PG, "timeout", NULL, ADV_TIMEOUT, "",
+	{D_PG, NAT_ERR_TIMEOUT, NULL, ADV_TIMEOUT, "",
 	"canceling statement due to statement timeout"},
-	{D_PG, "timeout", NULL, ADV_LOCK_TIMEOUT, "",
+	{D_PG, NAT_ERR_TIMEOUT, NULL, ADV_LOCK_TIMEOUT, "",
 	"canceling statement due to lock timeout"},
-	{D_PG, "timeout", NULL, ADV_LOCK_TIMEOUT, "a",
+	{D_PG, NAT_ERR_TIMEOUT, NULL, ADV_LOCK_TIMEOUT, "a",
 	"could not obtain lock on (?:row in )?relation " QN},
-	{D_PG, "timeout", NULL, ADV_IDLE_TIMEOUT, "",
+	{D_PG, NAT_ERR_TIMEOUT, NULL, ADV_IDLE_TIMEOUT, "",
 	"terminating connection due to idle-in-transaction timeout|terminating connection due to idle-session timeout"},
-	{D_MYSQL, "timeout", NULL, ADV_LOCK_TIMEOUT, "",
+	{D_MYSQL, NAT_ERR_TIMEOUT, NULL, ADV_LOCK_TIMEOUT, "",
 	"lock wait timeout exceeded"},
-	{D_MYSQL, "timeout", NULL, ADV_TIMEOUT, "",
+	{D_MYSQL, NAT_ERR_TIMEOUT, NULL, ADV_TIMEOUT, "",
 	"maximum statement execution time exceeded|query execution was interrupted"},
-	{D_OCEANBASE, "timeout", NULL, ADV_TIMEOUT, "",
+	{D_OCEANBASE, NAT_ERR_TIMEOUT, NULL, ADV_TIMEOUT, "",
 	"query has reached the maximum query timeout|statement is timeout|statement timeout occurred"},
-	{D_OCEANBASE, "timeout", NULL, ADV_TRX_TIMEOUT, "",
+	{D_OCEANBASE, NAT_ERR_TIMEOUT, NULL, ADV_TRX_TIMEOUT, "",
 	"transaction is timeout|transaction timeout occurred"},
-	{D_OCEANBASE, "timeout", NULL, ADV_IDLE_TIMEOUT, "",
+	{D_OCEANBASE, NAT_ERR_TIMEOUT, NULL, ADV_IDLE_TIMEOUT, "",
 	"transaction idle timeout occurred"},
-	{D_ORACLE, "timeout", NULL, ADV_LOCK_TIMEOUT, "",
+	{D_ORACLE, NAT_ERR_TIMEOUT, NULL, ADV_LOCK_TIMEOUT, "",
 	"resource busy and acquire with nowait specified|acquire with wait timeout expired"},
 
 	/* ---- concurrency conflicts ---- */
-	{D_ANY, "conflict", NULL, ADV_SERIALIZATION, "",
+	{D_ANY, NAT_ERR_CONFLICT, NULL, ADV_SERIALIZATION, "",
 	"serialize access|transaction set changed during the execution"},
-	{D_ANY, "conflict", "deadlock", ADV_DEADLOCK, "",
+	{D_ANY, NAT_ERR_CONFLICT, "deadlock", ADV_DEADLOCK, "",
 	"deadlock"},
-	{D_OCEANBASE, "conflict", NULL, ADV_ROLLED_BACK, "",
+	{D_OCEANBASE, NAT_ERR_CONFLICT, NULL, ADV_ROLLED_BACK, "",
 	"transaction (?:is )?(?:rolled back|rollbacked|killed)|transaction needs rollback"},
 
 	/* ---- resources ---- */
-	{D_PG, "resource_exhausted", NULL, ADV_CONNECTIONS, "nu",
+	{D_PG, NAT_ERR_RESOURCE_EXHAUSTED, NULL, ADV_CONNECTIONS, "nu",
 	"too many connections for (role|database) " QN},
-	{D_ANY, "resource_exhausted", NULL, ADV_CONNECTIONS, "",
+	{D_ANY, NAT_ERR_RESOURCE_EXHAUSTED, NULL, ADV_CONNECTIONS, "",
 	"too many clients already|remaining connection slots are reserved|too many connections|max_user_connections"},
-	{D_ANY, "resource_exhausted", NULL, ADV_MEMORY, "",
+	{D_ANY, NAT_ERR_RESOURCE_EXHAUSTED, NULL, ADV_MEMORY, "",
 	"out of (?:shared |sort )?memory|no memory or reach tenant memory limit|over tenant memory limits"},
-	{D_MYSQL, "resource_exhausted", NULL, ADV_DISK, "a",
+	{D_MYSQL, NAT_ERR_RESOURCE_EXHAUSTED, NULL, ADV_DISK, "a",
 	"the table " QN " is full"},
-	{D_ANY, "resource_exhausted", NULL, ADV_DISK, "",
+	{D_ANY, NAT_ERR_RESOURCE_EXHAUSTED, NULL, ADV_DISK, "",
 	"no space left on device|could not extend file|disk (?:is )?full"},
 
 	/* ---- values that do not fit ---- */
-	{D_PG, "invalid_input", NULL, ADV_TOO_LONG, "y",
+	{D_PG, NAT_ERR_INVALID_INPUT, NULL, ADV_TOO_LONG, "y",
 	"value too long for type ([[:alpha:]][[:alnum:] _]*(?:\\([0-9, ]*\\))?)"},
-	{D_PG, "invalid_input", NULL, ADV_BAD_VALUE, "y",
+	{D_PG, NAT_ERR_INVALID_INPUT, NULL, ADV_BAD_VALUE, "y",
 	"invalid input syntax for (?:type )?([^:]*):"},
-	{D_PG, "invalid_input", NULL, ADV_BAD_VALUE, "y",
+	{D_PG, NAT_ERR_INVALID_INPUT, NULL, ADV_BAD_VALUE, "y",
 	"invalid input value for (enum [^:]*):"},
-	{D_PG, "invalid_input", NULL, ADV_OUT_OF_RANGE, "y",
+	{D_PG, NAT_ERR_INVALID_INPUT, NULL, ADV_OUT_OF_RANGE, "y",
 	"(smallint|integer|bigint) out of range|numeric field overflow|value out of range|date/time field value out of range"},
-	{D_ANY, "invalid_input", NULL, ADV_DIVISION, "",
+	{D_ANY, NAT_ERR_INVALID_INPUT, NULL, ADV_DIVISION, "",
 	"division by zero|division by 0|divisor is equal to zero|divided by zero"},
-	{D_MYSQL, "invalid_input", NULL, ADV_TOO_LONG, "k",
+	{D_MYSQL, NAT_ERR_INVALID_INPUT, NULL, ADV_TOO_LONG, "k",
 	"data too long for column " QN},
-	{D_MYSQL, "invalid_input", NULL, ADV_OUT_OF_RANGE, "k",
+	{D_MYSQL, NAT_ERR_INVALID_INPUT, NULL, ADV_OUT_OF_RANGE, "k",
 	"out of range value for column " QN},
-	{D_MYSQL, "invalid_input", NULL, ADV_BAD_VALUE, "yk",
+	{D_MYSQL, NAT_ERR_INVALID_INPUT, NULL, ADV_BAD_VALUE, "yk",
 	"incorrect ([[:alnum:]_]+) value(?:: '.*')? for column " QN},
-	{D_ORACLE, "invalid_input", NULL, ADV_TOO_LONG, "",
+	{D_ORACLE, NAT_ERR_INVALID_INPUT, NULL, ADV_TOO_LONG, "",
 	"value too large for column"},
-	{D_ORACLE, "invalid_input", NULL, ADV_BAD_VALUE, "",
+	{D_ORACLE, NAT_ERR_INVALID_INPUT, NULL, ADV_BAD_VALUE, "",
 	"invalid number"},
 
 	/* ---- connections ---- */
-	{D_PG, "connection_error", NULL, ADV_CONNECT, "hp",
+	{D_PG, NAT_ERR_CONNECTION_ERROR, NULL, ADV_CONNECT, "hp",
 	"connection to server at " QN "(?: \\([^)]*\\))?, port ([0-9]+) failed"},
-	{D_PG, "connection_error", NULL, ADV_CONNECT, "h",
+	{D_PG, NAT_ERR_CONNECTION_ERROR, NULL, ADV_CONNECT, "h",
 	"connection to server on socket " QN " failed"},
-	{D_PG, "connection_error", NULL, ADV_DNS, "h",
+	{D_PG, NAT_ERR_CONNECTION_ERROR, NULL, ADV_DNS, "h",
 	"could not translate host name " QN " to address"},
-	{D_MYSQL, "connection_error", NULL, ADV_DNS, "h",
+	{D_MYSQL, NAT_ERR_CONNECTION_ERROR, NULL, ADV_DNS, "h",
 	"unknown mysql server host " QN},
-	{D_MYSQL, "connection_error", NULL, ADV_CONNECT, "h",
+	{D_MYSQL, NAT_ERR_CONNECTION_ERROR, NULL, ADV_CONNECT, "h",
 	"can't connect to (?:local )?(?:mysql )?server (?:on|through socket) " QN},
-	{D_ANY, "connection_error", NULL, ADV_LOST, "",
+	{D_ANY, NAT_ERR_CONNECTION_ERROR, NULL, ADV_LOST, "",
 	"server closed the connection unexpectedly|lost connection to (?:mysql )?server|server has gone away|terminating connection due to administrator command|connection reset by peer|econnreset|broken pipe|no connection to the server|connection terminated unexpectedly|end-of-file on communication channel"},
-	{D_ANY, "connection_error", NULL, ADV_CONNECT, "",
+	{D_ANY, NAT_ERR_CONNECTION_ERROR, NULL, ADV_CONNECT, "",
 	"could not connect|connection refused|econnrefused|unable to connect|can't connect|no route to host|network is unreachable|ehostunreach|enotfound|getaddrinfo|etimedout|connection timed out|timeout expired|tns:"},
 
 	/* ---- loose fallbacks ---- */
-	{D_ANY, "syntax_error", NULL, ADV_SYNTAX, "",
+	{D_ANY, NAT_ERR_SYNTAX_ERROR, NULL, ADV_SYNTAX, "",
 	"syntax error"},
-	{D_ANY, "permission_denied", NULL, ADV_PERMISSION, "",
+	{D_ANY, NAT_ERR_PERMISSION_DENIED, NULL, ADV_PERMISSION, "",
 	"permission denied|access denied|not authorized|insufficient privilege"},
-	{D_ANY, "already_exists", NULL, ADV_EXISTS, "",
+	{D_ANY, NAT_ERR_ALREADY_EXISTS, NULL, ADV_EXISTS, "",
 	"already exists"},
-	{D_ANY, "timeout", NULL, ADV_TIMEOUT, "",
+	{D_ANY, NAT_ERR_TIMEOUT, NULL, ADV_TIMEOUT, "",
 	"\\mtime(?:d ?| )?outs?\\M"},
 };
 
@@ -399,17 +407,17 @@ static const ErrorPattern patterns[] = {
  * (as psql prints them), and hosts in client library messages.
  */
 static const ErrorPattern extras[] = {
-	{D_ANY, NULL, NULL, ADV_NONE, "k", "\\mkey \\(([^)]*)\\)="},
-	{D_ANY, NULL, NULL, ADV_NONE, "r", "is not present in table " QN},
-	{D_ANY, NULL, NULL, ADV_NONE, "d", "is still referenced from table " QN},
-	{D_ANY, NULL, NULL, ADV_NONE, "cd",
+	{D_ANY, NAMES_ONLY, NULL, ADV_NONE, "k", "\\mkey \\(([^)]*)\\)="},
+	{D_ANY, NAMES_ONLY, NULL, ADV_NONE, "r", "is not present in table " QN},
+	{D_ANY, NAMES_ONLY, NULL, ADV_NONE, "d", "is still referenced from table " QN},
+	{D_ANY, NAMES_ONLY, NULL, ADV_NONE, "cd",
 	"(?:constraint " UN " on )?(?:table|view|materialized view|foreign table) " UN " depends on "},
-	{D_ANY, NULL, NULL, ADV_NONE, "h", "is the server running on host " QN},
-	{D_ANY, NULL, NULL, ADV_NONE, "p", "connections on port ([0-9]+)"},
-	{D_ANY, NULL, NULL, ADV_NONE, "h",
+	{D_ANY, NAMES_ONLY, NULL, ADV_NONE, "h", "is the server running on host " QN},
+	{D_ANY, NAMES_ONLY, NULL, ADV_NONE, "p", "connections on port ([0-9]+)"},
+	{D_ANY, NAMES_ONLY, NULL, ADV_NONE, "h",
 	"(?:econnrefused|etimedout|ehostunreach|enotfound) ([^[:space:]]+)"},
-	{D_ANY, NULL, NULL, ADV_NONE, "h", "dial tcp ([^[:space:]]+):[[:space:]]"},
-	{D_ANY, NULL, NULL, ADV_NONE, "H", "^[[:space:]]*hint:[[:space:]]*(.*[^[:space:]])"},
+	{D_ANY, NAMES_ONLY, NULL, ADV_NONE, "h", "dial tcp ([^[:space:]]+):[[:space:]]"},
+	{D_ANY, NAMES_ONLY, NULL, ADV_NONE, "H", "^[[:space:]]*hint:[[:space:]]*(.*[^[:space:]])"},
 };
 
 /* a SQLSTATE, as codes found in the text may spell it */
@@ -422,31 +430,31 @@ static const ErrorPattern extras[] = {
  */
 static const ErrorPattern code_patterns[] = {
 	/* mysql client, Go driver: ERROR 1146 (42S02): ... */
-	{D_MYSQL, NULL, NULL, ADV_NONE, "ns",
+	{D_MYSQL, NAMES_ONLY, NULL, ADV_NONE, "ns",
 	"\\merror:?[[:space:]]+([0-9]{4,5})[[:space:]]*\\(" SQLSTATE_RE "\\)"},
 	/* JDBC tools: [42S02][1146] ... */
-	{D_MYSQL, NULL, NULL, ADV_NONE, "sn", "\\[" SQLSTATE_RE "\\]\\[([0-9]{4,5})\\]"},
+	{D_MYSQL, NAMES_ONLY, NULL, ADV_NONE, "sn", "\\[" SQLSTATE_RE "\\]\\[([0-9]{4,5})\\]"},
 	/* PHP PDO with MySQL: SQLSTATE[23000]: Integrity constraint violation: 1062 ... */
-	{D_MYSQL, NULL, NULL, ADV_NONE, "sn",
+	{D_MYSQL, NAMES_ONLY, NULL, ADV_NONE, "sn",
 	"sqlstate\\[" SQLSTATE_RE "\\]: [^:]*: ([0-9]{4,5}) "},
 	/* PDO, pgx (SQLSTATE 42P01), "sqlState": "23505" */
-	{D_ANY, NULL, NULL, ADV_NONE, "s",
+	{D_ANY, NAMES_ONLY, NULL, ADV_NONE, "s",
 	"sqlstate\"?[[:space:]]*(?:\\[|:|=)?[[:space:]]*\"?" SQLSTATE_RE "\\M"},
 	/* psql with VERBOSITY verbose: ERROR:  42P01: ... */
-	{D_PG, NULL, NULL, ADV_NONE, "s",
+	{D_PG, NAMES_ONLY, NULL, ADV_NONE, "s",
 	"^[[:space:]]*(?:error|fatal|panic):[[:space:]]+" SQLSTATE_RE ":"},
 	/* MySQL Workbench: Error Code: 3730. */
-	{D_MYSQL, NULL, NULL, ADV_NONE, "n", "error code:?[[:space:]]*([0-9]{4,5})\\M"},
+	{D_MYSQL, NAMES_ONLY, NULL, ADV_NONE, "n", "error code:?[[:space:]]*([0-9]{4,5})\\M"},
 	/* pylibseekdb and others: code=1064 */
-	{D_MYSQL, NULL, NULL, ADV_NONE, "n", "\\mcode[[:space:]]*[=:][[:space:]]*([0-9]{4,5})\\M"},
+	{D_MYSQL, NAMES_ONLY, NULL, ADV_NONE, "n", "\\mcode[[:space:]]*[=:][[:space:]]*([0-9]{4,5})\\M"},
 	/* PyMySQL: (1146, "Table ... doesn't exist") */
-	{D_MYSQL, NULL, NULL, ADV_NONE, "n", "^\\(([0-9]{4,5}), "},
+	{D_MYSQL, NAMES_ONLY, NULL, ADV_NONE, "n", "^\\(([0-9]{4,5}), "},
 	/* phpMyAdmin: #1146 - Table ... */
-	{D_MYSQL, NULL, NULL, ADV_NONE, "n", "#([0-9]{4,5}) - "},
+	{D_MYSQL, NAMES_ONLY, NULL, ADV_NONE, "n", "#([0-9]{4,5}) - "},
 	/* mysqljs (Node.js): ER_NO_SUCH_TABLE: Table ... */
-	{D_MYSQL, NULL, NULL, ADV_NONE, "S", "^((?:er|cr)_[a-z0-9_]+): "},
+	{D_MYSQL, NAMES_ONLY, NULL, ADV_NONE, "S", "^((?:er|cr)_[a-z0-9_]+): "},
 	/* Oracle mode: ORA-00942: ..., SeekDB's OBE-00942 */
-	{D_ORACLE, NULL, NULL, ADV_NONE, "o", "\\m((?:ora|obe)-[0-9]{5})"},
+	{D_ORACLE, NAMES_ONLY, NULL, ADV_NONE, "o", "\\m((?:ora|obe)-[0-9]{5})"},
 };
 
 /* the category of an error number */
@@ -454,7 +462,7 @@ typedef struct NumberCategory
 {
 	int			number;
 	const char *name;			/* symbolic name (mysql2, JDBC), or NULL */
-	const char *error_type;
+	NatErrorKind kind;
 	const char *portable_type;	/* NULL: the category's own */
 	const char *sqlstate;		/* what MySQL reports with it, or NULL */
 } NumberCategory;
@@ -464,128 +472,128 @@ typedef struct NumberCategory
  * OceanBase report in MySQL mode too, then OceanBase's own numbers.
  */
 static const NumberCategory mysql_numbers[] = {
-	{1007, "ER_DB_CREATE_EXISTS", "already_exists", NULL, "HY000"},
+	{1007, "ER_DB_CREATE_EXISTS", NAT_ERR_ALREADY_EXISTS, NULL, "HY000"},
 	{1022, "ER_DUP_KEY", VIOLATION, "unique_constraint", "23000"},
-	{1037, "ER_OUTOFMEMORY", "resource_exhausted", NULL, "HY001"},
-	{1038, "ER_OUT_OF_SORTMEMORY", "resource_exhausted", NULL, "HY001"},
-	{1040, "ER_CON_COUNT_ERROR", "resource_exhausted", NULL, "08004"},
-	{1041, "ER_OUT_OF_RESOURCES", "resource_exhausted", NULL, "HY000"},
-	{1044, "ER_DBACCESS_DENIED_ERROR", "permission_denied", NULL, "42000"},
-	{1045, "ER_ACCESS_DENIED_ERROR", "authentication_error", NULL, "28000"},
+	{1037, "ER_OUTOFMEMORY", NAT_ERR_RESOURCE_EXHAUSTED, NULL, "HY001"},
+	{1038, "ER_OUT_OF_SORTMEMORY", NAT_ERR_RESOURCE_EXHAUSTED, NULL, "HY001"},
+	{1040, "ER_CON_COUNT_ERROR", NAT_ERR_RESOURCE_EXHAUSTED, NULL, "08004"},
+	{1041, "ER_OUT_OF_RESOURCES", NAT_ERR_RESOURCE_EXHAUSTED, NULL, "HY000"},
+	{1044, "ER_DBACCESS_DENIED_ERROR", NAT_ERR_PERMISSION_DENIED, NULL, "42000"},
+	{1045, "ER_ACCESS_DENIED_ERROR", NAT_ERR_AUTHENTICATION_ERROR, NULL, "28000"},
 	{1048, "ER_BAD_NULL_ERROR", VIOLATION, "not_null_constraint", "23000"},
-	{1049, "ER_BAD_DB_ERROR", "invalid_table", NULL, "42000"},
-	{1050, "ER_TABLE_EXISTS_ERROR", "already_exists", NULL, "42S01"},
-	{1051, "ER_BAD_TABLE_ERROR", "invalid_table", NULL, "42S02"},
-	{1052, "ER_NON_UNIQ_ERROR", "syntax_error", NULL, "23000"},
-	{1054, "ER_BAD_FIELD_ERROR", "invalid_column", NULL, "42S22"},
-	{1060, "ER_DUP_FIELDNAME", "already_exists", NULL, "42S21"},
-	{1061, "ER_DUP_KEYNAME", "already_exists", NULL, "42000"},
+	{1049, "ER_BAD_DB_ERROR", NAT_ERR_INVALID_TABLE, NULL, "42000"},
+	{1050, "ER_TABLE_EXISTS_ERROR", NAT_ERR_ALREADY_EXISTS, NULL, "42S01"},
+	{1051, "ER_BAD_TABLE_ERROR", NAT_ERR_INVALID_TABLE, NULL, "42S02"},
+	{1052, "ER_NON_UNIQ_ERROR", NAT_ERR_SYNTAX_ERROR, NULL, "23000"},
+	{1054, "ER_BAD_FIELD_ERROR", NAT_ERR_INVALID_COLUMN, NULL, "42S22"},
+	{1060, "ER_DUP_FIELDNAME", NAT_ERR_ALREADY_EXISTS, NULL, "42S21"},
+	{1061, "ER_DUP_KEYNAME", NAT_ERR_ALREADY_EXISTS, NULL, "42000"},
 	{1062, "ER_DUP_ENTRY", VIOLATION, "unique_constraint", "23000"},
-	{1064, "ER_PARSE_ERROR", "syntax_error", NULL, "42000"},
-	{1109, "ER_UNKNOWN_TABLE", "invalid_table", NULL, "42S02"},
-	{1114, "ER_RECORD_FILE_FULL", "resource_exhausted", NULL, "HY000"},
-	{1142, "ER_TABLEACCESS_DENIED_ERROR", "permission_denied", NULL, "42000"},
-	{1143, "ER_COLUMNACCESS_DENIED_ERROR", "permission_denied", NULL, "42000"},
-	{1146, "ER_NO_SUCH_TABLE", "invalid_table", NULL, "42S02"},
-	{1149, "ER_SYNTAX_ERROR", "syntax_error", NULL, "42000"},
-	{1203, "ER_TOO_MANY_USER_CONNECTIONS", "resource_exhausted", NULL, "42000"},
-	{1205, "ER_LOCK_WAIT_TIMEOUT", "timeout", NULL, "HY000"},
-	{1213, "ER_LOCK_DEADLOCK", "conflict", "deadlock", "40001"},
+	{1064, "ER_PARSE_ERROR", NAT_ERR_SYNTAX_ERROR, NULL, "42000"},
+	{1109, "ER_UNKNOWN_TABLE", NAT_ERR_INVALID_TABLE, NULL, "42S02"},
+	{1114, "ER_RECORD_FILE_FULL", NAT_ERR_RESOURCE_EXHAUSTED, NULL, "HY000"},
+	{1142, "ER_TABLEACCESS_DENIED_ERROR", NAT_ERR_PERMISSION_DENIED, NULL, "42000"},
+	{1143, "ER_COLUMNACCESS_DENIED_ERROR", NAT_ERR_PERMISSION_DENIED, NULL, "42000"},
+	{1146, "ER_NO_SUCH_TABLE", NAT_ERR_INVALID_TABLE, NULL, "42S02"},
+	{1149, "ER_SYNTAX_ERROR", NAT_ERR_SYNTAX_ERROR, NULL, "42000"},
+	{1203, "ER_TOO_MANY_USER_CONNECTIONS", NAT_ERR_RESOURCE_EXHAUSTED, NULL, "42000"},
+	{1205, "ER_LOCK_WAIT_TIMEOUT", NAT_ERR_TIMEOUT, NULL, "HY000"},
+	{1213, "ER_LOCK_DEADLOCK", NAT_ERR_CONFLICT, "deadlock", "40001"},
 	{1216, "ER_NO_REFERENCED_ROW", VIOLATION, "foreign_key_constraint", "23000"},
 	{1217, "ER_ROW_IS_REFERENCED", VIOLATION, "foreign_key_constraint", "23000"},
-	{1227, "ER_SPECIFIC_ACCESS_DENIED_ERROR", "permission_denied", NULL, "42000"},
-	{1251, "ER_NOT_SUPPORTED_AUTH_MODE", "authentication_error", NULL, "08004"},
-	{1264, "ER_WARN_DATA_OUT_OF_RANGE", "invalid_input", NULL, "22003"},
-	{1290, "ER_OPTION_PREVENTS_STATEMENT", "read_only_violation", NULL, "HY000"},
-	{1292, "ER_TRUNCATED_WRONG_VALUE", "invalid_input", NULL, "22007"},
-	{1317, "ER_QUERY_INTERRUPTED", "timeout", NULL, "70100"},
+	{1227, "ER_SPECIFIC_ACCESS_DENIED_ERROR", NAT_ERR_PERMISSION_DENIED, NULL, "42000"},
+	{1251, "ER_NOT_SUPPORTED_AUTH_MODE", NAT_ERR_AUTHENTICATION_ERROR, NULL, "08004"},
+	{1264, "ER_WARN_DATA_OUT_OF_RANGE", NAT_ERR_INVALID_INPUT, NULL, "22003"},
+	{1290, "ER_OPTION_PREVENTS_STATEMENT", NAT_ERR_READ_ONLY_VIOLATION, NULL, "HY000"},
+	{1292, "ER_TRUNCATED_WRONG_VALUE", NAT_ERR_INVALID_INPUT, NULL, "22007"},
+	{1317, "ER_QUERY_INTERRUPTED", NAT_ERR_TIMEOUT, NULL, "70100"},
 	{1364, "ER_NO_DEFAULT_FOR_FIELD", VIOLATION, "not_null_constraint", "HY000"},
-	{1365, "ER_DIVISION_BY_ZERO", "invalid_input", NULL, "22012"},
-	{1366, "ER_TRUNCATED_WRONG_VALUE_FOR_FIELD", "invalid_input", NULL, "HY000"},
-	{1406, "ER_DATA_TOO_LONG", "invalid_input", NULL, "22001"},
+	{1365, "ER_DIVISION_BY_ZERO", NAT_ERR_INVALID_INPUT, NULL, "22012"},
+	{1366, "ER_TRUNCATED_WRONG_VALUE_FOR_FIELD", NAT_ERR_INVALID_INPUT, NULL, "HY000"},
+	{1406, "ER_DATA_TOO_LONG", NAT_ERR_INVALID_INPUT, NULL, "22001"},
 	{1451, "ER_ROW_IS_REFERENCED_2", VIOLATION, "foreign_key_constraint", "23000"},
 	{1452, "ER_NO_REFERENCED_ROW_2", VIOLATION, "foreign_key_constraint", "23000"},
 	{1586, "ER_DUP_ENTRY_WITH_KEY_NAME", VIOLATION, "unique_constraint", "23000"},
-	{1698, "ER_ACCESS_DENIED_NO_PASSWORD_ERROR", "authentication_error", NULL, "28000"},
-	{1792, "ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION", "read_only_violation", NULL, "25006"},
-	{2002, "CR_CONNECTION_ERROR", "connection_error", NULL, "HY000"},
-	{2003, "CR_CONN_HOST_ERROR", "connection_error", NULL, "HY000"},
-	{2005, "CR_UNKNOWN_HOST", "connection_error", NULL, "HY000"},
-	{2006, "CR_SERVER_GONE_ERROR", "connection_error", NULL, "HY000"},
-	{2013, "CR_SERVER_LOST", "connection_error", NULL, "HY000"},
-	{2055, "CR_SERVER_LOST_EXTENDED", "connection_error", NULL, "HY000"},
-	{3024, "ER_QUERY_TIMEOUT", "timeout", NULL, "HY000"},
-	{3730, "ER_FK_CANNOT_DROP_PARENT", "dependent_objects", NULL, "HY000"},
+	{1698, "ER_ACCESS_DENIED_NO_PASSWORD_ERROR", NAT_ERR_AUTHENTICATION_ERROR, NULL, "28000"},
+	{1792, "ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION", NAT_ERR_READ_ONLY_VIOLATION, NULL, "25006"},
+	{2002, "CR_CONNECTION_ERROR", NAT_ERR_CONNECTION_ERROR, NULL, "HY000"},
+	{2003, "CR_CONN_HOST_ERROR", NAT_ERR_CONNECTION_ERROR, NULL, "HY000"},
+	{2005, "CR_UNKNOWN_HOST", NAT_ERR_CONNECTION_ERROR, NULL, "HY000"},
+	{2006, "CR_SERVER_GONE_ERROR", NAT_ERR_CONNECTION_ERROR, NULL, "HY000"},
+	{2013, "CR_SERVER_LOST", NAT_ERR_CONNECTION_ERROR, NULL, "HY000"},
+	{2055, "CR_SERVER_LOST_EXTENDED", NAT_ERR_CONNECTION_ERROR, NULL, "HY000"},
+	{3024, "ER_QUERY_TIMEOUT", NAT_ERR_TIMEOUT, NULL, "HY000"},
+	{3730, "ER_FK_CANNOT_DROP_PARENT", NAT_ERR_DEPENDENT_OBJECTS, NULL, "HY000"},
 	{3819, "ER_CHECK_CONSTRAINT_VIOLATED", VIOLATION, "check_constraint", "HY000"},
 	/* OceanBase/SeekDB (src/share/ob_errno.def) */
-	{4012, NULL, "timeout", NULL, "HY000"},
-	{4013, NULL, "resource_exhausted", NULL, "HY001"},
-	{4030, NULL, "resource_exhausted", NULL, "HY000"},
-	{6001, NULL, "conflict", NULL, "25000"},
-	{6002, NULL, "conflict", NULL, "40000"},
-	{6210, NULL, "timeout", NULL, "25000"},
-	{6212, NULL, "timeout", NULL, "25000"},
+	{4012, NULL, NAT_ERR_TIMEOUT, NULL, "HY000"},
+	{4013, NULL, NAT_ERR_RESOURCE_EXHAUSTED, NULL, "HY001"},
+	{4030, NULL, NAT_ERR_RESOURCE_EXHAUSTED, NULL, "HY000"},
+	{6001, NULL, NAT_ERR_CONFLICT, NULL, "25000"},
+	{6002, NULL, NAT_ERR_CONFLICT, NULL, "40000"},
+	{6210, NULL, NAT_ERR_TIMEOUT, NULL, "25000"},
+	{6212, NULL, NAT_ERR_TIMEOUT, NULL, "25000"},
 };
 
 /* ORA- numbers, as OceanBase/SeekDB report them in Oracle mode */
 static const NumberCategory ora_numbers[] = {
 	{1, NULL, VIOLATION, "unique_constraint", NULL},
-	{54, NULL, "timeout", NULL, NULL},
-	{60, NULL, "conflict", "deadlock", NULL},
-	{900, NULL, "syntax_error", NULL, NULL},
-	{904, NULL, "invalid_column", NULL, NULL},
-	{923, NULL, "syntax_error", NULL, NULL},
-	{933, NULL, "syntax_error", NULL, NULL},
-	{936, NULL, "syntax_error", NULL, NULL},
-	{942, NULL, "invalid_table", NULL, NULL},
-	{955, NULL, "already_exists", NULL, NULL},
-	{1017, NULL, "authentication_error", NULL, NULL},
-	{1031, NULL, "permission_denied", NULL, NULL},
+	{54, NULL, NAT_ERR_TIMEOUT, NULL, NULL},
+	{60, NULL, NAT_ERR_CONFLICT, "deadlock", NULL},
+	{900, NULL, NAT_ERR_SYNTAX_ERROR, NULL, NULL},
+	{904, NULL, NAT_ERR_INVALID_COLUMN, NULL, NULL},
+	{923, NULL, NAT_ERR_SYNTAX_ERROR, NULL, NULL},
+	{933, NULL, NAT_ERR_SYNTAX_ERROR, NULL, NULL},
+	{936, NULL, NAT_ERR_SYNTAX_ERROR, NULL, NULL},
+	{942, NULL, NAT_ERR_INVALID_TABLE, NULL, NULL},
+	{955, NULL, NAT_ERR_ALREADY_EXISTS, NULL, NULL},
+	{1017, NULL, NAT_ERR_AUTHENTICATION_ERROR, NULL, NULL},
+	{1031, NULL, NAT_ERR_PERMISSION_DENIED, NULL, NULL},
 	{1400, NULL, VIOLATION, "not_null_constraint", NULL},
-	{1438, NULL, "invalid_input", NULL, NULL},
-	{1476, NULL, "invalid_input", NULL, NULL},
-	{1722, NULL, "invalid_input", NULL, NULL},
+	{1438, NULL, NAT_ERR_INVALID_INPUT, NULL, NULL},
+	{1476, NULL, NAT_ERR_INVALID_INPUT, NULL, NULL},
+	{1722, NULL, NAT_ERR_INVALID_INPUT, NULL, NULL},
 	{2290, NULL, VIOLATION, "check_constraint", NULL},
 	{2291, NULL, VIOLATION, "foreign_key_constraint", NULL},
 	{2292, NULL, VIOLATION, "foreign_key_constraint", NULL},
-	{2449, NULL, "dependent_objects", NULL, NULL},
-	{3113, NULL, "connection_error", NULL, NULL},
-	{3114, NULL, "connection_error", NULL, NULL},
-	{8177, NULL, "conflict", NULL, NULL},
-	{12154, NULL, "connection_error", NULL, NULL},
-	{12170, NULL, "connection_error", NULL, NULL},
-	{12514, NULL, "connection_error", NULL, NULL},
-	{12541, NULL, "connection_error", NULL, NULL},
-	{12899, NULL, "invalid_input", NULL, NULL},
-	{30006, NULL, "timeout", NULL, NULL},
+	{2449, NULL, NAT_ERR_DEPENDENT_OBJECTS, NULL, NULL},
+	{3113, NULL, NAT_ERR_CONNECTION_ERROR, NULL, NULL},
+	{3114, NULL, NAT_ERR_CONNECTION_ERROR, NULL, NULL},
+	{8177, NULL, NAT_ERR_CONFLICT, NULL, NULL},
+	{12154, NULL, NAT_ERR_CONNECTION_ERROR, NULL, NULL},
+	{12170, NULL, NAT_ERR_CONNECTION_ERROR, NULL, NULL},
+	{12514, NULL, NAT_ERR_CONNECTION_ERROR, NULL, NULL},
+	{12541, NULL, NAT_ERR_CONNECTION_ERROR, NULL, NULL},
+	{12899, NULL, NAT_ERR_INVALID_INPUT, NULL, NULL},
+	{30006, NULL, NAT_ERR_TIMEOUT, NULL, NULL},
 };
 
 /* codes of client libraries (Node.js, as n8n reports them) */
 static const struct
 {
 	const char *name;
-	const char *error_type;
+	NatErrorKind kind;
 } client_codes[] = {
-	{"ECONNREFUSED", "connection_error"},
-	{"ECONNRESET", "connection_error"},
-	{"ETIMEDOUT", "connection_error"},
-	{"ENOTFOUND", "connection_error"},
-	{"EHOSTUNREACH", "connection_error"},
-	{"PROTOCOL_CONNECTION_LOST", "connection_error"},
+	{"ECONNREFUSED", NAT_ERR_CONNECTION_ERROR},
+	{"ECONNRESET", NAT_ERR_CONNECTION_ERROR},
+	{"ETIMEDOUT", NAT_ERR_CONNECTION_ERROR},
+	{"ENOTFOUND", NAT_ERR_CONNECTION_ERROR},
+	{"EHOSTUNREACH", NAT_ERR_CONNECTION_ERROR},
+	{"PROTOCOL_CONNECTION_LOST", NAT_ERR_CONNECTION_ERROR},
 };
 
 /* SQLSTATEs that MySQL and ODBC use and PostgreSQL does not */
 static const struct
 {
 	const char *sqlstate;
-	const char *error_type;
+	NatErrorKind kind;
 } odbc_sqlstates[] = {
-	{"42S01", "already_exists"},
-	{"42S02", "invalid_table"},
-	{"42S21", "already_exists"},
-	{"42S22", "invalid_column"},
-	{"08S01", "connection_error"},
-	{"HY001", "resource_exhausted"},
+	{"42S01", NAT_ERR_ALREADY_EXISTS},
+	{"42S02", NAT_ERR_INVALID_TABLE},
+	{"42S21", NAT_ERR_ALREADY_EXISTS},
+	{"42S22", NAT_ERR_INVALID_COLUMN},
+	{"08S01", NAT_ERR_CONNECTION_ERROR},
+	{"HY001", NAT_ERR_RESOURCE_EXHAUSTED},
 };
 
 #endif							/* NAT_ERROR_PATTERN_TABLE_H */

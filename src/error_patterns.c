@@ -739,7 +739,7 @@ find_code(SearchText *text, ParsedCode *pc)
 static ErrorCategory
 number_category(const NumberCategory *entry)
 {
-	ErrorCategory cat = nat_category_of(entry->error_type);
+	ErrorCategory cat = nat_category_of(entry->kind);
 
 	if (entry->portable_type)
 		cat.portable_type = entry->portable_type;
@@ -767,7 +767,7 @@ code_category(ParsedCode *pc, ErrorCategory *cat, bool *strong,
 	{
 		if (strcmp(client_codes[i].name, pc->symbol) == 0)
 		{
-			*cat = nat_category_of(client_codes[i].error_type);
+			*cat = nat_category_of(client_codes[i].kind);
 			*dialect = D_ANY;
 			return true;
 		}
@@ -805,7 +805,7 @@ code_category(ParsedCode *pc, ErrorCategory *cat, bool *strong,
 		{
 			if (strcmp(odbc_sqlstates[i].sqlstate, s) == 0)
 			{
-				*cat = nat_category_of(odbc_sqlstates[i].error_type);
+				*cat = nat_category_of(odbc_sqlstates[i].kind);
 				*dialect = D_MYSQL;
 				return true;
 			}
@@ -813,7 +813,7 @@ code_category(ParsedCode *pc, ErrorCategory *cat, bool *strong,
 		*cat = nat_classify_sqlstate(MAKE_SQLSTATE(s[0], s[1], s[2], s[3], s[4]));
 		*dialect = strncmp(s, "HY", 2) == 0 ? D_MYSQL : D_PG;
 		*strong = strcmp(s + 2, "000") != 0;
-		return strcmp(cat->error_type, "unknown_error") != 0;
+		return cat->kind != NAT_ERR_UNKNOWN_ERROR;
 	}
 	return false;
 }
@@ -994,15 +994,15 @@ list_columns_action(Dialect dialect, const char *table)
 static char *
 generic_suggestion(ErrorCategory cat, bool class_only)
 {
-	const char *t = cat.error_type;
+	NatErrorKind t = cat.kind;
 
-	if (strcmp(t, "invalid_table") == 0)
+	if (t == NAT_ERR_INVALID_TABLE)
 		return pstrdup("A table or other object named in the statement does not exist; check the name and list the tables you can use.");
-	if (strcmp(t, "invalid_column") == 0)
+	if (t == NAT_ERR_INVALID_COLUMN)
 		return pstrdup("A column named in the statement does not exist; check the name and list the table's columns.");
-	if (strcmp(t, "syntax_error") == 0)
+	if (t == NAT_ERR_SYNTAX_ERROR)
 		return pstrdup("Fix the SQL syntax and retry.");
-	if (strcmp(t, VIOLATION) == 0)
+	if (t == NAT_ERR_CONSTRAINT_VIOLATION)
 	{
 		/* a class-level code (23000) does not say which constraint */
 		if (class_only)
@@ -1015,25 +1015,25 @@ generic_suggestion(ErrorCategory cat, bool class_only)
 			return pstrdup("A required column got no value; supply one.");
 		return pstrdup("A value breaks a check constraint; pass values it accepts.");
 	}
-	if (strcmp(t, "dependent_objects") == 0)
+	if (t == NAT_ERR_DEPENDENT_OBJECTS)
 		return pstrdup("Other objects depend on this one; drop or change them first, then retry.");
-	if (strcmp(t, "already_exists") == 0)
+	if (t == NAT_ERR_ALREADY_EXISTS)
 		return pstrdup("The object already exists; use it, choose another name, or use IF NOT EXISTS.");
-	if (strcmp(t, "invalid_input") == 0)
+	if (t == NAT_ERR_INVALID_INPUT)
 		return pstrdup("A value does not fit the column's type; pass it in the type's own format.");
-	if (strcmp(t, "permission_denied") == 0)
+	if (t == NAT_ERR_PERMISSION_DENIED)
 		return pstrdup("The user lacks a privilege for this operation; ask the database administrator for it.");
-	if (strcmp(t, "read_only_violation") == 0)
+	if (t == NAT_ERR_READ_ONLY_VIOLATION)
 		return pstrdup("The database or transaction is read-only; only reads are allowed.");
-	if (strcmp(t, "timeout") == 0)
+	if (t == NAT_ERR_TIMEOUT)
 		return pstrdup("The operation ran too long and was stopped; narrow the filter, lower the limit, or raise the timeout.");
-	if (strcmp(t, "conflict") == 0)
+	if (t == NAT_ERR_CONFLICT)
 		return pstrdup("A concurrent transaction conflicted; retry the whole transaction.");
-	if (strcmp(t, "resource_exhausted") == 0)
+	if (t == NAT_ERR_RESOURCE_EXHAUSTED)
 		return pstrdup("The server ran short of a resource; retry later with a smaller request.");
-	if (strcmp(t, "connection_error") == 0)
+	if (t == NAT_ERR_CONNECTION_ERROR)
 		return pstrdup("Could not reach the database server; check the host and port and that the server is running, then retry.");
-	if (strcmp(t, "authentication_error") == 0)
+	if (t == NAT_ERR_AUTHENTICATION_ERROR)
 		return pstrdup("Authentication failed; check the user name and credentials in the connection settings.");
 	return NULL;
 }
@@ -1680,12 +1680,12 @@ collect(Analysis *an)
 
 /*
  * Classify the text (secrets already masked) with its code, if any.
- * given_type is a category already decided (the extension's own errors):
+ * given_kind is a category already decided (the extension's own errors):
  * it counts as a specific code.
  */
 static void
 analyze(const char *text, ParsedCode *pc, bool find_code_in_text,
-		const char *given_type, Analysis *an)
+		const NatErrorKind *given_kind, Analysis *an)
 {
 	SearchText st;
 	ErrorCategory code_cat;
@@ -1699,9 +1699,9 @@ analyze(const char *text, ParsedCode *pc, bool find_code_in_text,
 	prepare_text(text, &st);
 	if (find_code_in_text)
 		find_code(&st, pc);
-	if (given_type != NULL)
+	if (given_kind != NULL)
 	{
-		code_cat = nat_category_of(given_type);
+		code_cat = nat_category_of(*given_kind);
 		code_known = strong = true;
 	}
 	else
@@ -1719,15 +1719,15 @@ analyze(const char *text, ParsedCode *pc, bool find_code_in_text,
 
 	if (pat != NULL)
 	{
-		ErrorCategory pat_cat = nat_category_of(pat->error_type);
+		ErrorCategory pat_cat = nat_category_of(pat->kind);
 
 		if (pat->portable_type)
 			pat_cat.portable_type = pat->portable_type;
 		if (!code_known || !strong)
 			an->cat = pat_cat;
-		else if (strcmp(code_cat.error_type, pat_cat.error_type) == 0)
+		else if (code_cat.kind == pat_cat.kind)
 			an->cat = code_cat;
-		else if (pat->refines && given_type == NULL && pc->sqlstate &&
+		else if (pat->refines && given_kind == NULL && pc->sqlstate &&
 				 strstr(pat->refines, pc->sqlstate) != NULL)
 			an->cat = pat_cat;	/* the pattern knows this code better */
 		else
@@ -1741,9 +1741,9 @@ analyze(const char *text, ParsedCode *pc, bool find_code_in_text,
 	else if (code_known)
 		an->cat = code_cat;
 	else
-		an->cat = nat_category_of("unknown_error");
+		an->cat = nat_category_of(NAT_ERR_UNKNOWN_ERROR);
 
-	an->known = strcmp(an->cat.error_type, "unknown_error") != 0;
+	an->known = an->cat.kind != NAT_ERR_UNKNOWN_ERROR;
 	if (!an->known)
 		return;
 
@@ -1803,14 +1803,14 @@ whole_words(const char *text, int64 unread)
  * classify message (of which unread more bytes were left out) with code
  * (a SQLSTATE, a MySQL or Oracle-mode code, ...; NULL: look for one in the
  * text) or, instead of a code, a category the caller already decided
- * (given_type).  Secrets are masked before anything reads the text, and
+ * (given_kind).  Secrets are masked before anything reads the text, and
  * only its start is read.  Everything returned is allocated in the
  * current memory context; *info is always filled in (known false and
  * unknown_error when nothing is recognized).
  */
 void
 nat_analyze_error_text(const char *message, int64 unread, const char *code,
-					   const char *given_type, ErrorTextInfo *info)
+					   const NatErrorKind *given_kind, ErrorTextInfo *info)
 {
 	ParsedCode	pc;
 	Analysis	an;
@@ -1826,7 +1826,7 @@ nat_analyze_error_text(const char *message, int64 unread, const char *code,
 		pg_mbcliplen(message, len, MAX_ANALYZED_BYTES) : (int) len;
 	analyze(nat_mask_secrets(whole_words(message ? pnstrdup(message, keep) : "",
 										 unread + len - keep)),
-			&pc, pc.error_code == NULL && given_type == NULL, given_type, &an);
+			&pc, pc.error_code == NULL && given_kind == NULL, given_kind, &an);
 	info->category = an.cat;
 	info->known = an.known;
 	info->error_code = pc.error_code ? pc.error_code : pc.sqlstate;
@@ -1880,7 +1880,7 @@ nat_error_info(const char *message, int64 unread, const char *code,
 	nat_push_string(&state, "status", "error");
 	nat_push_string(&state, "tool", "ai_error_info");
 	nat_push_string(&state, "error", masked);
-	nat_push_string(&state, "errorType", en.category.error_type);
+	nat_push_string(&state, "errorType", nat_error_kind_name(en.category.kind));
 	nat_push_string(&state, "error_type", en.category.portable_type);
 	if (en.error_code)
 		nat_push_string(&state, "error_code", en.error_code);

@@ -38,47 +38,87 @@ static ToolError *pending_error = NULL;
 static MemoryContext error_cxt = NULL;
 
 /*
- * The fine categories, their portable names and whether retrying the same
- * call may succeed.  constraint_violation's portable name depends on the
- * SQLSTATE and is filled in by nat_classify_sqlstate().
+ * The fine categories, indexed by kind: errorType, the portable error_type,
+ * whether retrying the same call may succeed, and the advice a tool call's
+ * error answer gives when neither the error, the call nor a message pattern
+ * says more (NULL: the advice for an error text, error_patterns.c).
+ * constraint_violation's portable name depends on the SQLSTATE and is
+ * filled in by nat_classify_sqlstate().
  */
-static const ErrorCategory categories[] = {
-	{"invalid_table", "resource_not_found", false},
-	{"invalid_column", "resource_not_found", false},
-	{"syntax_error", "syntax_error", false},
-	{"constraint_violation", "check_constraint", false},	/* by SQLSTATE below */
-	{"dependent_objects", "foreign_key_constraint", false},
-	{"already_exists", "resource_exists", false},
-	{"invalid_input", "invalid_input", false},
-	{"permission_denied", "permission_denied", false},
-	{"read_only_violation", "read_only", false},
-	{"timeout", "timeout", true},
-	{"conflict", "serialization_failure", true},
-	{"resource_exhausted", "resource_exhausted", true},
-	{"connection_error", "connection_error", true},
-	{"authentication_error", "permission_denied", false},
-	{"invalid_parameters", "invalid_request", false},
-	{"unknown_tool", "invalid_request", false},
-	{"confirmation_required", "confirmation_required", false},
-	{"limit_exceeded", "limit_exceeded", false},
-	{"tool_disabled", "permission_denied", false},
-	{"unknown_error", "unknown", false},
+typedef struct ErrorKindInfo
+{
+	const char *name;
+	const char *portable_type;
+	bool		retryable;
+	const char *suggestion;
+} ErrorKindInfo;
+
+static const ErrorKindInfo kinds[NAT_ERR_KINDS] = {
+	[NAT_ERR_INVALID_TABLE] = {"invalid_table", "resource_not_found", false, NULL},
+	[NAT_ERR_INVALID_COLUMN] = {"invalid_column", "resource_not_found", false,
+		"A column named in the statement does not exist, or your role may not read it; check the name against the columns describe_table lists."},
+	[NAT_ERR_SYNTAX_ERROR] = {"syntax_error", "syntax_error", false,
+		"Fix the SQL syntax and retry."},
+	[NAT_ERR_CONSTRAINT_VIOLATION] = {"constraint_violation", "check_constraint", false, NULL},	/* by SQLSTATE below */
+	[NAT_ERR_DEPENDENT_OBJECTS] = {"dependent_objects", "foreign_key_constraint", false,
+		"Other objects depend on this one (see details.detail); change or drop them first: tools never cascade."},
+	[NAT_ERR_ALREADY_EXISTS] = {"already_exists", "resource_exists", false, NULL},
+	[NAT_ERR_INVALID_INPUT] = {"invalid_input", "invalid_input", false,
+		"A value does not fit the column's type; pass it in the type's own format."},
+	[NAT_ERR_PERMISSION_DENIED] = {"permission_denied", "permission_denied", false,
+		"The role you run as lacks a privilege; ask the database administrator for it."},
+	[NAT_ERR_READ_ONLY_VIOLATION] = {"read_only_violation", "read_only", false,
+		"This call runs read-only, so nothing may be written; read the data instead, or use a write tool if one is enabled."},
+	[NAT_ERR_TIMEOUT] = {"timeout", "timeout", true, NULL},	/* the call's limit: response.c */
+	[NAT_ERR_CONFLICT] = {"conflict", "serialization_failure", true,
+		"A concurrent transaction conflicted; retry the whole operation."},
+	[NAT_ERR_RESOURCE_EXHAUSTED] = {"resource_exhausted", "resource_exhausted", true,
+		"The server ran short of a resource; retry later with a smaller request."},
+	[NAT_ERR_CONNECTION_ERROR] = {"connection_error", "connection_error", true, NULL},
+	[NAT_ERR_AUTHENTICATION_ERROR] = {"authentication_error", "permission_denied", false, NULL},
+	[NAT_ERR_INVALID_PARAMETERS] = {"invalid_parameters", "invalid_request", false,
+		"Fix the argument as the tool's JSON Schema describes and retry."},
+	[NAT_ERR_UNKNOWN_TOOL] = {"unknown_tool", "invalid_request", false, NULL},
+	[NAT_ERR_CONFIRMATION_REQUIRED] = {"confirmation_required", "confirmation_required", false, NULL},
+	[NAT_ERR_LIMIT_EXCEEDED] = {"limit_exceeded", "limit_exceeded", false, NULL},
+	[NAT_ERR_TOOL_DISABLED] = {"tool_disabled", "permission_denied", false, NULL},
+	[NAT_ERR_UNKNOWN_ERROR] = {"unknown_error", "unknown", false, NULL},
 };
 
 /*
- * The category of a fine error type named by the extension.
+ * The category of a fine error kind.
  */
 ErrorCategory
-nat_category_of(const char *error_type)
+nat_category_of(NatErrorKind kind)
 {
-	int			i;
+	ErrorCategory c;
 
-	for (i = 0; i < lengthof(categories); i++)
-	{
-		if (strcmp(categories[i].error_type, error_type) == 0)
-			return categories[i];
-	}
-	return categories[lengthof(categories) - 1];
+	Assert(kind >= 0 && kind < NAT_ERR_KINDS);
+	c.kind = kind;
+	c.portable_type = kinds[kind].portable_type;
+	c.retryable = kinds[kind].retryable;
+	return c;
+}
+
+/*
+ * The errorType of a kind.
+ */
+const char *
+nat_error_kind_name(NatErrorKind kind)
+{
+	Assert(kind >= 0 && kind < NAT_ERR_KINDS);
+	Assert(kinds[kind].name != NULL);	/* every kind has its row */
+	return kinds[kind].name;
+}
+
+/*
+ * A tool call's default advice for a kind, or NULL.
+ */
+const char *
+nat_error_kind_suggestion(NatErrorKind kind)
+{
+	Assert(kind >= 0 && kind < NAT_ERR_KINDS);
+	return kinds[kind].suggestion;
 }
 
 /*
@@ -93,46 +133,46 @@ nat_classify_sqlstate(int code)
 	{
 		case ERRCODE_UNDEFINED_TABLE:
 		case ERRCODE_INVALID_SCHEMA_NAME:
-			return nat_category_of("invalid_table");
+			return nat_category_of(NAT_ERR_INVALID_TABLE);
 		case ERRCODE_UNDEFINED_COLUMN:
-			return nat_category_of("invalid_column");
+			return nat_category_of(NAT_ERR_INVALID_COLUMN);
 		case ERRCODE_INSUFFICIENT_PRIVILEGE:
-			return nat_category_of("permission_denied");
+			return nat_category_of(NAT_ERR_PERMISSION_DENIED);
 		case ERRCODE_READ_ONLY_SQL_TRANSACTION:
-			return nat_category_of("read_only_violation");
+			return nat_category_of(NAT_ERR_READ_ONLY_VIOLATION);
 		case ERRCODE_QUERY_CANCELED:
 		case ERRCODE_LOCK_NOT_AVAILABLE:
-			return nat_category_of("timeout");
+			return nat_category_of(NAT_ERR_TIMEOUT);
 		case ERRCODE_T_R_SERIALIZATION_FAILURE:
-			return nat_category_of("conflict");
+			return nat_category_of(NAT_ERR_CONFLICT);
 		case ERRCODE_T_R_DEADLOCK_DETECTED:
-			c = nat_category_of("conflict");
+			c = nat_category_of(NAT_ERR_CONFLICT);
 			c.portable_type = "deadlock";
 			return c;
 		case ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST:
-			return nat_category_of("dependent_objects");
+			return nat_category_of(NAT_ERR_DEPENDENT_OBJECTS);
 		case ERRCODE_DUPLICATE_TABLE:
 		case ERRCODE_DUPLICATE_COLUMN:
 		case ERRCODE_DUPLICATE_OBJECT:
 		case ERRCODE_DUPLICATE_SCHEMA:
 		case ERRCODE_DUPLICATE_FUNCTION:
-			return nat_category_of("already_exists");
+			return nat_category_of(NAT_ERR_ALREADY_EXISTS);
 		case ERRCODE_FOREIGN_KEY_VIOLATION:
 		case ERRCODE_RESTRICT_VIOLATION:
-			c = nat_category_of("constraint_violation");
+			c = nat_category_of(NAT_ERR_CONSTRAINT_VIOLATION);
 			c.portable_type = "foreign_key_constraint";
 			return c;
 		case ERRCODE_UNIQUE_VIOLATION:
 		case ERRCODE_EXCLUSION_VIOLATION:
-			c = nat_category_of("constraint_violation");
+			c = nat_category_of(NAT_ERR_CONSTRAINT_VIOLATION);
 			c.portable_type = "unique_constraint";
 			return c;
 		case ERRCODE_NOT_NULL_VIOLATION:
-			c = nat_category_of("constraint_violation");
+			c = nat_category_of(NAT_ERR_CONSTRAINT_VIOLATION);
 			c.portable_type = "not_null_constraint";
 			return c;
 		case ERRCODE_CHECK_VIOLATION:
-			c = nat_category_of("constraint_violation");
+			c = nat_category_of(NAT_ERR_CONSTRAINT_VIOLATION);
 			c.portable_type = "check_constraint";
 			return c;
 	}
@@ -140,25 +180,25 @@ nat_classify_sqlstate(int code)
 	switch (ERRCODE_TO_CATEGORY(code))
 	{
 		case ERRCODE_DATA_EXCEPTION:
-			return nat_category_of("invalid_input");
+			return nat_category_of(NAT_ERR_INVALID_INPUT);
 		case ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION:
 			/* other integrity violations (23000, triggers' own): a rule on the values */
-			c = nat_category_of("constraint_violation");
+			c = nat_category_of(NAT_ERR_CONSTRAINT_VIOLATION);
 			c.portable_type = "check_constraint";
 			return c;
 		case ERRCODE_SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION:
-			return nat_category_of("syntax_error");
+			return nat_category_of(NAT_ERR_SYNTAX_ERROR);
 		case ERRCODE_INSUFFICIENT_RESOURCES:
 		case ERRCODE_PROGRAM_LIMIT_EXCEEDED:
-			return nat_category_of("resource_exhausted");
+			return nat_category_of(NAT_ERR_RESOURCE_EXHAUSTED);
 		case ERRCODE_CONNECTION_EXCEPTION:
-			return nat_category_of("connection_error");
+			return nat_category_of(NAT_ERR_CONNECTION_ERROR);
 		case ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION:
-			return nat_category_of("authentication_error");
+			return nat_category_of(NAT_ERR_AUTHENTICATION_ERROR);
 		case ERRCODE_TRANSACTION_ROLLBACK:
-			return nat_category_of("conflict");
+			return nat_category_of(NAT_ERR_CONFLICT);
 	}
-	return nat_category_of("unknown_error");
+	return nat_category_of(NAT_ERR_UNKNOWN_ERROR);
 }
 
 /*
@@ -190,12 +230,12 @@ nat_format_va(const char *fmt, va_list args)
  * context; nat_throw() copies it out of harm's way.
  */
 ToolError *
-nat_error(const char *error_type, const char *fmt,...)
+nat_error(NatErrorKind kind, const char *fmt,...)
 {
 	ToolError  *err = palloc0(sizeof(ToolError));
 	va_list		args;
 
-	err->error_type = error_type;
+	err->kind = kind;
 	va_start(args, fmt);
 	err->message = nat_format_va(fmt, args);
 	va_end(args);
@@ -360,7 +400,7 @@ nat_throw(ToolError *err)
 	MemoryContext old = MemoryContextSwitchTo(error_cxt ? error_cxt : ErrorContext);
 	ToolError  *copy = palloc0(sizeof(ToolError));
 
-	copy->error_type = err->error_type;
+	copy->kind = err->kind;
 	copy->message = copy_string(err->message);
 	copy->path = copy_string(err->path);
 	copy->suggestion = copy_string(err->suggestion);
@@ -389,7 +429,7 @@ nat_invalid_param(const char *path, const char *suggestion, const char *fmt,...)
 	ToolError  *err = palloc0(sizeof(ToolError));
 	va_list		args;
 
-	err->error_type = "invalid_parameters";
+	err->kind = NAT_ERR_INVALID_PARAMETERS;
 	va_start(args, fmt);
 	err->message = nat_format_va(fmt, args);
 	va_end(args);

@@ -126,7 +126,7 @@ conversion_error(ErrorData *edata)
 		return NULL;
 	if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) != ERRCODE_DATA_EXCEPTION)
 		return NULL;
-	err = nat_error("invalid_input",
+	err = nat_error(NAT_ERR_INVALID_INPUT,
 					column ? "invalid value at %s for column \"%s\" of type %s: %s" :
 					"invalid value at %s%s for type %s: %s",
 					path, column ? column : "", format_type_be(typid),
@@ -181,21 +181,21 @@ find_available_tool(const char *name)
 		return tool;
 	if (tool && tool->writes && nat_read_only)
 	{
-		err = nat_error("tool_disabled",
+		err = nat_error(NAT_ERR_TOOL_DISABLED,
 						"tool \"%s\" writes, and this role is read-only", nat_clip(name));
 		err->suggestion = pstrdup("Only reading tools are available (neon_ai_tools.read_only is on); read the data instead, or ask the database administrator.");
 	}
 	else if (tool && tool->writes && RecoveryInProgress() && nat_tool_enabled(tool->name))
 	{
 		/* what the engine itself answers a write on a standby: 25006 */
-		err = nat_error("read_only_violation",
+		err = nat_error(NAT_ERR_READ_ONLY_VIOLATION,
 						"tool \"%s\" writes, and the server is a read-only hot standby", nat_clip(name));
 		err->sqlerrcode = ERRCODE_READ_ONLY_SQL_TRANSACTION;
 		err->suggestion = pstrdup(NAT_STANDBY_SUGGESTION);
 	}
 	else if (tool)
 	{
-		err = nat_error("tool_disabled",
+		err = nat_error(NAT_ERR_TOOL_DISABLED,
 						"tool \"%s\" is not enabled for this role", nat_clip(name));
 		err->suggestion = nat_available_tool_names()[0] ?
 			psprintf("Use one of the enabled tools: %s.", nat_available_tool_names()) :
@@ -206,8 +206,8 @@ find_available_tool(const char *name)
 		const char *close = nat_closest_tool_name(name);
 
 		err = name[0] == '\0' ?
-			nat_error("unknown_tool", "no tool name was given") :
-			nat_error("unknown_tool", "tool \"%s\" does not exist", nat_clip(name));
+			nat_error(NAT_ERR_UNKNOWN_TOOL, "no tool name was given") :
+			nat_error(NAT_ERR_UNKNOWN_TOOL, "tool \"%s\" does not exist", nat_clip(name));
 		err->suggestion = close ?
 			psprintf("Did you mean \"%s\"?", close) :
 			psprintf("Use one of the tools listed by ai_tool_list(): %s.",
@@ -397,7 +397,7 @@ nat_run_tool_call(const char *name, Jsonb *args)
 static void
 throw_limit_exceeded(ToolCall *call, int64 affected, int64 max_affected)
 {
-	ToolError  *err = nat_error("limit_exceeded",
+	ToolError  *err = nat_error(NAT_ERR_LIMIT_EXCEEDED,
 								"this %s would change " INT64_FORMAT " rows, more than the limit of " INT64_FORMAT "; nothing was changed",
 								strcmp(call->operation, "execute") == 0 ? "statement" : call->operation,
 								affected, max_affected);

@@ -272,7 +272,7 @@ refuse(FilterSqlContext *ctx, int location, const char *suggestion,
 	va_list		args;
 
 	va_start(args, fmt);
-	err = nat_error("invalid_parameters", "%s", nat_format_va(fmt, args));
+	err = nat_error(NAT_ERR_INVALID_PARAMETERS, "%s", nat_format_va(fmt, args));
 	va_end(args);
 	err->path = ctx->path ? pstrdup(ctx->path) : NULL;
 	err->suggestion = suggestion ? pstrdup(suggestion) : NULL;
@@ -350,7 +350,7 @@ parse_condition(FilterSqlContext *ctx)
 
 	if (edata)
 	{
-		ToolError  *err = nat_error("invalid_parameters",
+		ToolError  *err = nat_error(NAT_ERR_INVALID_PARAMETERS,
 									"the where condition is not valid SQL: %s",
 									nat_clip_quoted(edata->message));
 

@@ -378,7 +378,7 @@ report_missing_table(const char *text, const char *schema, const char *relname,
 	List	   *close = closest_tables(schema, relname, 0);	/* the timer is armed */
 	ListCell   *lc;
 
-	err = nat_error("invalid_table", "table \"%s\" does not exist", nat_clip(text));
+	err = nat_error(NAT_ERR_INVALID_TABLE, "table \"%s\" does not exist", nat_clip(text));
 	err->path = pstrdup(path);
 	err->affected_resources = list_make1(nat_clip(text));
 	if (close != NIL)
@@ -472,7 +472,7 @@ void
 nat_throw_no_privilege(Oid relid, const char *path)
 {
 	char	   *display = nat_relation_display_name(relid);
-	ToolError  *err = nat_error("permission_denied",
+	ToolError  *err = nat_error(NAT_ERR_PERMISSION_DENIED,
 								"permission denied for table %s", display);
 
 	if (path)
@@ -704,7 +704,7 @@ nat_resolve_table(const char *name, const char *path)
 		  relkind == RELKIND_MATVIEW || relkind == RELKIND_FOREIGN_TABLE ||
 		  relkind == RELKIND_PARTITIONED_TABLE))
 	{
-		ToolError  *err = nat_error("invalid_table",
+		ToolError  *err = nat_error(NAT_ERR_INVALID_TABLE,
 									"\"%s\" is not a table or view", nat_clip(name));
 
 		err->path = pstrdup(path);
@@ -777,7 +777,7 @@ nat_resolve_column(Oid relid, const char *name, const char *path)
 	if (attnum <= 0)
 	{
 		char	   *relname = nat_relation_display_name(relid);
-		ToolError  *err = nat_error("invalid_column",
+		ToolError  *err = nat_error(NAT_ERR_INVALID_COLUMN,
 									"column \"%s\" does not exist in table %s",
 									nat_clip(name), relname);
 		List	   *close = closest_columns(relid, name);

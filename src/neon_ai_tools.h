@@ -270,6 +270,37 @@ extern const char *nat_closest_word(const char *word, const char *const *candida
 /* ---- in errors.c: tool errors and their categories ---- */
 
 /*
+ * The fine error categories (README, "Results"): NAT_ERR_ and the
+ * errorType upper-cased.  errors.c's table gives each its name, portable
+ * error_type, retryability and default suggestion.
+ */
+typedef enum NatErrorKind
+{
+	NAT_ERR_INVALID_TABLE,
+	NAT_ERR_INVALID_COLUMN,
+	NAT_ERR_SYNTAX_ERROR,
+	NAT_ERR_CONSTRAINT_VIOLATION,
+	NAT_ERR_DEPENDENT_OBJECTS,
+	NAT_ERR_ALREADY_EXISTS,
+	NAT_ERR_INVALID_INPUT,
+	NAT_ERR_PERMISSION_DENIED,
+	NAT_ERR_READ_ONLY_VIOLATION,
+	NAT_ERR_TIMEOUT,
+	NAT_ERR_CONFLICT,
+	NAT_ERR_RESOURCE_EXHAUSTED,
+	NAT_ERR_CONNECTION_ERROR,
+	NAT_ERR_AUTHENTICATION_ERROR,
+	NAT_ERR_INVALID_PARAMETERS,
+	NAT_ERR_UNKNOWN_TOOL,
+	NAT_ERR_CONFIRMATION_REQUIRED,
+	NAT_ERR_LIMIT_EXCEEDED,
+	NAT_ERR_TOOL_DISABLED,
+	NAT_ERR_UNKNOWN_ERROR,
+} NatErrorKind;
+
+#define NAT_ERR_KINDS	(NAT_ERR_UNKNOWN_ERROR + 1)
+
+/*
  * A failure found by the extension itself (bad arguments, a refused
  * filter, a cap) rather than by PostgreSQL.  It is raised with
  * nat_throw(), which stores it and raises an ERROR with
@@ -277,7 +308,7 @@ extern const char *nat_closest_word(const char *word, const char *const *candida
  */
 typedef struct ToolError
 {
-	const char *error_type;		/* fine category (README, "Results") */
+	NatErrorKind kind;			/* fine category */
 	char	   *message;
 	char	   *path;			/* JSON path of the argument at fault */
 	char	   *suggestion;
@@ -298,7 +329,7 @@ typedef struct ToolError
 	"The server is a read-only hot standby (recovery in progress), so nothing can be written here; run the write on the primary server, and use this one for reads."
 
 extern char *nat_format_va(const char *fmt, va_list args) pg_attribute_printf(1, 0);
-extern ToolError *nat_error(const char *error_type, const char *fmt,...) pg_attribute_printf(2, 3);
+extern ToolError *nat_error(NatErrorKind kind, const char *fmt,...) pg_attribute_printf(2, 3);
 pg_noreturn extern void nat_throw(ToolError *err) pg_attribute_noreturn();
 pg_noreturn extern void nat_invalid_param(const char *path, const char *suggestion,
 							  const char *fmt,...) pg_attribute_printf(3, 4) pg_attribute_noreturn();
@@ -313,7 +344,7 @@ extern char *nat_relation_display_name(Oid relid);
 
 typedef struct ErrorCategory
 {
-	const char *error_type;		/* fine */
+	NatErrorKind kind;			/* fine */
 	const char *portable_type;	/* portable */
 	bool		retryable;
 } ErrorCategory;
@@ -323,7 +354,9 @@ struct ToolCall;
 extern void nat_explain_constraint_error(ErrorData *edata, struct ToolCall *call,
 										 List **affected, List **dependencies,
 										 char **suggestion, List **actions);
-extern ErrorCategory nat_category_of(const char *error_type);
+extern ErrorCategory nat_category_of(NatErrorKind kind);
+extern const char *nat_error_kind_name(NatErrorKind kind);
+extern const char *nat_error_kind_suggestion(NatErrorKind kind);
 
 /* ---- in error_patterns.c: error text from any database (ai_error_info) ---- */
 
@@ -360,7 +393,7 @@ typedef struct ErrorTextInfo
 	(strncmp((hint), NAT_DID_YOU_MEAN, sizeof(NAT_DID_YOU_MEAN) - 1) == 0)
 
 extern void nat_analyze_error_text(const char *message, int64 unread,
-								   const char *code, const char *given_type,
+								   const char *code, const NatErrorKind *given_kind,
 								   ErrorTextInfo *info);
 extern Jsonb *nat_error_info(const char *message, int64 unread,
 							 const char *code, int64 code_unread);

@@ -376,24 +376,25 @@ nat_response_statements_end(ToolCall *call, int count, bool truncated)
 
 /*
  * One sentence of advice for a category, when nothing more specific is
- * known.
+ * known: the call's own (its timeout, table, operation, read-only mode),
+ * else the category's (errors.c).
  */
 static char *
-default_suggestion(ToolCall *call, const char *error_type,
+default_suggestion(ToolCall *call, NatErrorKind kind,
 				   const char *edata_message, int sqlerrcode)
 {
 	if (sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
 		return psprintf("Another transaction held a lock this call needed for longer than the lock timeout (%d ms); retry shortly, or ask which long transaction holds it.",
 						nat_lock_timeout_ms);
-	if (strcmp(error_type, "timeout") == 0)
+	if (kind == NAT_ERR_TIMEOUT)
 		return psprintf("The call was stopped after %d ms. Narrow the filter, lower the limit, or raise timeout_ms (at most %d ms).",
 						call->timeout_ms, nat_max_timeout_ms);
-	if (strcmp(error_type, "permission_denied") == 0 && edata_message &&
+	if (kind == NAT_ERR_PERMISSION_DENIED && edata_message &&
 		strstr(edata_message, "row-level security") != NULL)
 		return call->table ?
 			psprintf("A row-level security policy on %s does not allow this row for your role; write only rows the policy allows.", call->table) :
 			pstrdup("A row-level security policy does not allow this row for your role.");
-	if (strcmp(error_type, "permission_denied") == 0 && call->table && call->operation &&
+	if (kind == NAT_ERR_PERMISSION_DENIED && call->table && call->operation &&
 		(strcmp(call->operation, "select") == 0 || strcmp(call->operation, "insert") == 0 ||
 		 strcmp(call->operation, "update") == 0 || strcmp(call->operation, "delete") == 0))
 	{
@@ -406,38 +407,22 @@ default_suggestion(ToolCall *call, const char *error_type,
 						strcmp(call->operation, "delete") == 0 ? "from" : "",
 						call->table, privilege, privilege, call->table);
 	}
-	if (strcmp(error_type, "permission_denied") == 0)
-		return call->table ?
-			psprintf("The role you run as lacks a privilege on %s; ask the database administrator for it, or use another table.", call->table) :
-			pstrdup("The role you run as lacks a privilege; ask the database administrator for it.");
-	if (strcmp(error_type, "dependent_objects") == 0)
-		return call->table ?
-			psprintf("Other objects depend on %s (see details.detail); change or drop them first: tools never cascade.", call->table) :
-			pstrdup("Other objects depend on this one (see details.detail); change or drop them first: tools never cascade.");
+	if (kind == NAT_ERR_PERMISSION_DENIED && call->table)
+		return psprintf("The role you run as lacks a privilege on %s; ask the database administrator for it, or use another table.", call->table);
+	if (kind == NAT_ERR_DEPENDENT_OBJECTS && call->table)
+		return psprintf("Other objects depend on %s (see details.detail); change or drop them first: tools never cascade.", call->table);
 	/*
 	 * 25006 on a standby is the server's, unless the call runs read-only
 	 * (the tool, the role or read_only): then the call refused it, as on a
 	 * primary, and may well be allowed without read_only (a volatile
 	 * function that only reads).
 	 */
-	if (strcmp(error_type, "read_only_violation") == 0 && RecoveryInProgress() &&
+	if (kind == NAT_ERR_READ_ONLY_VIOLATION && RecoveryInProgress() &&
 		!nat_read_only && !call->read_only)
 		return pstrdup(NAT_STANDBY_SUGGESTION);
-	if (strcmp(error_type, "read_only_violation") == 0)
-		return pstrdup("This call runs read-only, so nothing may be written; read the data instead, or use a write tool if one is enabled.");
-	if (strcmp(error_type, "invalid_input") == 0)
-		return pstrdup("A value does not fit the column's type; pass it in the type's own format.");
-	if (strcmp(error_type, "conflict") == 0)
-		return pstrdup("A concurrent transaction conflicted; retry the whole operation.");
-	if (strcmp(error_type, "resource_exhausted") == 0)
-		return pstrdup("The server ran short of a resource; retry later with a smaller request.");
-	if (strcmp(error_type, "syntax_error") == 0)
-		return pstrdup("Fix the SQL syntax and retry.");
-	if (strcmp(error_type, "invalid_parameters") == 0)
-		return pstrdup("Fix the argument as the tool's JSON Schema describes and retry.");
-	if (strcmp(error_type, "invalid_column") == 0)
-		return pstrdup("A column named in the statement does not exist, or your role may not read it; check the name against the columns describe_table lists.");
-	return NULL;
+	/* the category's own advice (errors.c) */
+	return nat_error_kind_suggestion(kind) ?
+		pstrdup(nat_error_kind_suggestion(kind)) : NULL;
 }
 
 /*
@@ -446,16 +431,16 @@ default_suggestion(ToolCall *call, const char *error_type,
  * it was called for (and the tools that describe that table)?
  */
 static bool
-call_advice_first(ToolCall *call, const char *error_type, int sqlerrcode)
+call_advice_first(ToolCall *call, NatErrorKind kind, int sqlerrcode)
 {
 	if (sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE || call->timed_out)
 		return true;
-	if (strcmp(error_type, "read_only_violation") == 0)
+	if (kind == NAT_ERR_READ_ONLY_VIOLATION)
 		return true;
 	return call->table != NULL &&
-		(strcmp(error_type, "permission_denied") == 0 ||
-		 strcmp(error_type, "dependent_objects") == 0 ||
-		 strcmp(error_type, "invalid_column") == 0);
+		(kind == NAT_ERR_PERMISSION_DENIED ||
+		 kind == NAT_ERR_DEPENDENT_OBJECTS ||
+		 kind == NAT_ERR_INVALID_COLUMN);
 }
 
 /*
@@ -635,14 +620,14 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 	nat_enrich_error(&facts, &en);
 	cat = en.category;
 	suggestion = en.suggestion;
-	if (suggestion == NULL && call_advice_first(call, cat.error_type, sqlerrcode))
-		suggestion = default_suggestion(call, cat.error_type,
+	if (suggestion == NULL && call_advice_first(call, cat.kind, sqlerrcode))
+		suggestion = default_suggestion(call, cat.kind,
 										err ? NULL : edata->message,
 										err ? 0 : edata->sqlerrcode);
 	if (suggestion == NULL)
 		suggestion = en.pattern_suggestion;
 	if (suggestion == NULL)
-		suggestion = default_suggestion(call, cat.error_type,
+		suggestion = default_suggestion(call, cat.kind,
 										err ? NULL : edata->message,
 										err ? 0 : edata->sqlerrcode);
 	if (suggestion == NULL)
@@ -651,13 +636,13 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 	affected = en.affected_resources;
 	dependencies = en.dependencies;
 
-	call->error_type = cat.error_type;	/* the audit's outcome */
+	call->error_type = nat_error_kind_name(cat.kind);	/* the audit's outcome */
 	nat_jsonb_push(&state, WJB_BEGIN_OBJECT, NULL);
 	nat_push_bool(&state, "success", false);
 	nat_push_string(&state, "status", "error");
 	push_call_keys(&state, call);
 	nat_push_string(&state, "error", message);
-	nat_push_string(&state, "errorType", cat.error_type);
+	nat_push_string(&state, "errorType", nat_error_kind_name(cat.kind));
 	nat_push_string(&state, "error_type", cat.portable_type);
 	if (sqlerrcode != 0)
 	{

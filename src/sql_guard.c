@@ -56,8 +56,8 @@ static void
 refuse(const char *path, bool read_only_rule, const char *suggestion,
 	   const char *message)
 {
-	ToolError  *err = nat_error(read_only_rule ? "read_only_violation" :
-								"invalid_parameters", "%s", message);
+	ToolError  *err = nat_error(read_only_rule ? NAT_ERR_READ_ONLY_VIOLATION :
+								NAT_ERR_INVALID_PARAMETERS, "%s", message);
 
 	err->path = pstrdup(path);
 	err->suggestion = pstrdup(suggestion);

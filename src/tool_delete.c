@@ -227,7 +227,7 @@ require_confirm(ToolCall *call, const char *mode, char relkind)
 
 	if (strcmp(mode, "truncate") == 0)
 	{
-		err = nat_error("confirmation_required",
+		err = nat_error(NAT_ERR_CONFIRMATION_REQUIRED,
 						"truncate would remove every row of %s, and \"confirm\" is not true",
 						call->table);
 		err->suggestion = psprintf("Pass \"confirm\": true only if every row of %s must go; to delete some rows, use mode \"delete\" with a where filter.",
@@ -238,7 +238,7 @@ require_confirm(ToolCall *call, const char *mode, char relkind)
 	}
 	else
 	{
-		err = nat_error("confirmation_required",
+		err = nat_error(NAT_ERR_CONFIRMATION_REQUIRED,
 						"drop would remove the %s %s%s, and \"confirm\" is not true",
 						relkind_word(relkind), call->table,
 						relkind == RELKIND_VIEW || relkind == RELKIND_FOREIGN_TABLE ?
@@ -265,7 +265,7 @@ refuse_system_catalog(ToolCall *call, Oid relid)
 
 	if (!IsCatalogNamespace(nspid) && !IsToastNamespace(nspid))
 		return;
-	err = nat_error("permission_denied",
+	err = nat_error(NAT_ERR_PERMISSION_DENIED,
 					"permission denied: \"%s\" is a system catalog",
 					get_rel_name(relid));
 	err->sqlerrcode = ERRCODE_INSUFFICIENT_PRIVILEGE;
@@ -280,7 +280,7 @@ refuse_system_catalog(ToolCall *call, Oid relid)
 static void
 throw_permission_denied(ToolCall *call, char *message, char *suggestion)
 {
-	ToolError  *err = nat_error("permission_denied", "%s", message);
+	ToolError  *err = nat_error(NAT_ERR_PERMISSION_DENIED, "%s", message);
 
 	err->sqlerrcode = ERRCODE_INSUFFICIENT_PRIVILEGE;
 	err->suggestion = suggestion;
@@ -634,7 +634,7 @@ check_view_deletable(ToolCall *call, Oid relid)
 	reason = view_query_is_auto_updatable(get_view_query(rel), false);
 	relation_close(rel, AccessShareLock);
 
-	err = nat_error("invalid_parameters", "cannot delete from view %s",
+	err = nat_error(NAT_ERR_INVALID_PARAMETERS, "cannot delete from view %s",
 					call->table);
 	err->path = pstrdup("$.table");
 	err->hint = reason ? pstrdup(reason) : NULL;
@@ -716,7 +716,7 @@ truncate_table(ToolCall *call, ToolPlan *plan)
 		foreach(lc, blockers.names)
 			appendStringInfo(&names, "%s%s", names.len > 0 ? ", " : "",
 							 (char *) lfirst(lc));
-		err = nat_error("dependent_objects",
+		err = nat_error(NAT_ERR_DEPENDENT_OBJECTS,
 						"cannot truncate %s because foreign keys of %s reference it",
 						call->table, names.data);
 		err->sqlerrcode = ERRCODE_FEATURE_NOT_SUPPORTED;
@@ -775,7 +775,7 @@ drop_relation(ToolCall *call, ToolPlan *plan)
 	{
 		ToolError  *err;
 
-		err = nat_error("dependent_objects",
+		err = nat_error(NAT_ERR_DEPENDENT_OBJECTS,
 						"cannot drop %s %s because other objects depend on it",
 						relkind_word(relkind), call->table);
 		err->sqlerrcode = ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST;

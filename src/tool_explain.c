@@ -108,7 +108,7 @@ explain_query(ToolCall *call, const void *targs, ToolPlan *plan)
 	nat_check_statement(rs, false, "$.sql");
 	if (analyze && !IsA(rs->stmt, SelectStmt))
 	{
-		ToolError  *err = nat_error("read_only_violation",
+		ToolError  *err = nat_error(NAT_ERR_READ_ONLY_VIOLATION,
 									"analyze runs the statement, and %s changes data or the schema: only queries can be analyzed",
 									nat_statement_tag(rs));
 

@@ -469,7 +469,7 @@ check_insert_cap(ToolCall *call, JsonbValue *rows)
 
 	if (nrows <= cap)
 		return;
-	err = nat_error("limit_exceeded",
+	err = nat_error(NAT_ERR_LIMIT_EXCEEDED,
 					"this insert would add " INT64_FORMAT " rows, more than the limit of " INT64_FORMAT "; nothing was inserted",
 					nrows, cap);
 	err->path = pstrdup("$.rows");

@@ -243,7 +243,7 @@ resolve_schema(const char *text)
 	if (OidIsValid(nspid))
 		return nspid;
 
-	err = nat_error("invalid_table", "schema \"%s\" does not exist", text);
+	err = nat_error(NAT_ERR_INVALID_TABLE, "schema \"%s\" does not exist", text);
 	err->sqlerrcode = ERRCODE_UNDEFINED_SCHEMA;
 	err->path = pstrdup("$.schema");
 	err->affected_resources = list_make1(pstrdup(text));

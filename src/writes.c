@@ -56,7 +56,7 @@ nat_deparse_write_filter(StringInfo buf, ToolCall *call, Oid relid,
 
 	if (!NAT_COMMON(call)->confirm_all_rows.value)
 	{
-		ToolError  *err = nat_error("confirmation_required",
+		ToolError  *err = nat_error(NAT_ERR_CONFIRMATION_REQUIRED,
 									"%s without a where filter would %s every row of %s",
 									verb, verb, call->table);
 
