@@ -7,7 +7,9 @@
 EXTENSION = neon_ai_tools
 
 MODULE_big = neon_ai_tools
-OBJS = $(patsubst %.c,%.o,$(wildcard src/*.c))
+# src/core, src/sql, src/tools, src/answer (README, "Layout"); src/mcp is the
+# MCP program, built on its own below
+OBJS = $(patsubst %.c,%.o,$(wildcard $(addsuffix /*.c,src/core src/sql src/tools src/answer)))
 
 DATA = $(wildcard sql/$(EXTENSION)--*.sql)
 
@@ -72,11 +74,11 @@ clean-mcp:
 	$(MAKE) -C src/mcp clean PG_CONFIG=$(PG_CONFIG)
 
 # every object depends on the module's shared headers
-$(OBJS): $(wildcard src/*.h)
+$(OBJS): $(wildcard src/*.h src/answer/*.h)
 
 # The MCP catalog's outputSchema is the envelope schema, whose one copy is
 # test/envelope/response.schema.json: made into a C header at build time.
-src/registry.o src/registry.bc: src/envelope_schema.h
+src/core/registry.o src/core/registry.bc: src/envelope_schema.h
 src/envelope_schema.h: test/envelope/response.schema.json scripts/schema-header.pl
 	perl $(srcdir)/scripts/schema-header.pl $< > $@.tmp && mv $@.tmp $@
 EXTRA_CLEAN += src/envelope_schema.h

@@ -6,21 +6,28 @@
  * One header for the whole module, grouped by the file that defines each
  * declaration (the postgres_fdw convention).  The flow of one call is:
  *
- *	 ai_tool_call()  (neon_ai_tools.c, thin entry point)
- *	   -> nat_run_tool_call(): subtransaction, timer,  (execute.c, call_timer.c)
- *		  read-only GUC nest level, error capture
- *		 -> registry lookup                              (registry.c)
- *		 -> validate and decode the arguments once       (args.c)
+ *	 ai_tool_call()  (core/neon_ai_tools.c, thin entry point)
+ *	   -> nat_run_tool_call(): subtransaction, timer,  (core/execute.c,
+ *		  read-only GUC nest level, error capture         core/call_timer.c)
+ *		 -> registry lookup                              (core/registry.c)
+ *		 -> validate and decode the arguments once       (core/args.c)
  *			into the tool's struct
- *		 -> the tool's planner (tool_select.c, ...)      (plan.h)
- *			  resolve names through the catalog          (names.c, writes.c)
- *			  build SQL with bound parameters            (deparse.c, filter.c,
- *														  filter_sql.c, values.c)
- *		 -> run the plan: SPI, binding, caps             (execute.c, row_sink.c,
- *														  jsonb_out.c)
- *		 -> render: the success answer's keys            (response.c)
- *	   -> or the error envelope                          (response.c, errors.c,
- *														  error_enrich.c)
+ *		 -> the tool's planner                           (tools/, plan.h)
+ *			  resolve names through the catalog          (sql/names.c, sql/writes.c)
+ *			  build SQL with bound parameters            (sql/deparse.c, sql/filter.c,
+ *														  sql/filter_sql.c, sql/values.c)
+ *		 -> run the plan: SPI, binding, caps             (core/execute.c,
+ *														  answer/row_sink.c,
+ *														  answer/jsonb_out.c)
+ *		 -> render: the success answer's keys            (answer/response.c)
+ *	   -> or the error envelope                          (answer/response.c,
+ *														  answer/errors.c,
+ *														  answer/error_enrich.c)
+ *
+ * Folders: core/ (entry points, settings, call execution, timer, plan
+ * cache, guards), sql/ (names, SQL text, filters, values), tools/ (one
+ * planner a tool), answer/ (envelope, jsonb, errors), mcp/ (the MCP
+ * program, a separate client).
  *
  * IDENTIFICATION
  *		  src/neon_ai_tools.h
@@ -42,7 +49,7 @@
 
 #include "compat.h"
 
-/* ---- in guc.c: settings (see README "Settings") ---- */
+/* ---- in core/guc.c: settings (see README "Settings") ---- */
 
 typedef enum NatRequireSsl
 {
@@ -75,7 +82,7 @@ extern char *nat_read_only_allowed_functions;
 extern void nat_define_settings(void);
 extern bool nat_tool_enabled(const char *name);
 
-/* ---- in call_guard.c: what statements run for a call may do ---- */
+/* ---- in core/call_guard.c: what statements run for a call may do ---- */
 
 extern void nat_guard_install(void);
 extern void nat_guard_begin(bool read_only, MemoryContext cxt);
@@ -83,13 +90,13 @@ extern void nat_guard_check_end(void);
 extern void nat_guard_end(void);
 extern bool nat_split_allowed_function(const char *entry, char **schema, char **name);
 
-/* ---- in guc_policy.c: the administrator's settings over startup options ---- */
+/* ---- in core/guc_policy.c: the administrator's settings over startup options ---- */
 
 extern void nat_policy_before_define(void);
 extern void nat_policy_after_define(void);
 extern void nat_policy_check(void);
 
-/* ---- in registry.c: the tools and their parameter tables ---- */
+/* ---- in core/registry.c: the tools and their parameter tables ---- */
 
 /* JSON types a parameter accepts (bit mask) */
 #define NAT_JSON_STRING		0x01
@@ -258,7 +265,7 @@ extern char *nat_available_tool_names(void);
 extern Jsonb *nat_tool_catalog(const char *format);
 extern const char *nat_closest_tool_name(const char *name);
 
-/* ---- in args.c: argument validation and access ---- */
+/* ---- in core/args.c: argument validation and access ---- */
 
 extern void *nat_decode_args(const ToolDef *tool, Jsonb *args);
 extern Jsonb *nat_normalize_args(const ToolDef *tool, Jsonb *args);
@@ -267,7 +274,7 @@ extern char *nat_json_value_text(JsonbValue *value);
 extern const char *nat_closest_word(const char *word, const char *const *candidates,
 									int ncandidates);
 
-/* ---- in errors.c: tool errors and their categories ---- */
+/* ---- in answer/errors.c: tool errors and their categories ---- */
 
 /*
  * The fine error categories (README, "Results"): NAT_ERR_ and the
@@ -358,7 +365,7 @@ extern ErrorCategory nat_category_of(NatErrorKind kind);
 extern const char *nat_error_kind_name(NatErrorKind kind);
 extern const char *nat_error_kind_suggestion(NatErrorKind kind);
 
-/* ---- in error_patterns.c: error text from any database (ai_error_info) ---- */
+/* ---- in answer/error_patterns.c: error text from any database (ai_error_info) ---- */
 
 /*
  * What the message patterns make of an error text: the category, the code
@@ -399,7 +406,7 @@ extern Jsonb *nat_error_info(const char *message, int64 unread,
 							 const char *code, int64 code_unread);
 extern char *nat_mask_secrets(const char *text);
 
-/* ---- in error_enrich.c: the seed fields of every error answer ---- */
+/* ---- in answer/error_enrich.c: the seed fields of every error answer ---- */
 
 /*
  * What is known about an error: its text and code, and for a live call
@@ -440,7 +447,7 @@ typedef struct ErrorEnrichment
 
 extern void nat_enrich_error(const ErrorFacts *facts, ErrorEnrichment *en);
 
-/* ---- in call_timer.c: the private per-call timeout ---- */
+/* ---- in core/call_timer.c: the private per-call timeout ---- */
 
 extern void nat_timer_arm(int timeout_ms);
 extern void nat_timer_disarm(void);
@@ -449,7 +456,7 @@ extern void nat_deadline_check(void);
 extern TimestampTz nat_timer_deadline(int *timeout_ms);
 extern void nat_timer_adopt(TimestampTz deadline, int timeout_ms);
 
-/* ---- in values.c: query parameters and JSON to Datum conversion ---- */
+/* ---- in sql/values.c: query parameters and JSON to Datum conversion ---- */
 
 /*
  * The bound parameters of one generated statement: $1 is index 0.  Nulls
@@ -477,7 +484,7 @@ extern Datum nat_convert_value(JsonbValue *value, Oid typid, int32 typmod,
 extern bool nat_conversion_failed(char **path, char **column, Oid *typid);
 extern void nat_conversion_reset(void);
 
-/* ---- in names.c: names resolved through the catalog ---- */
+/* ---- in sql/names.c: names resolved through the catalog ---- */
 
 extern Oid	nat_resolve_table(const char *name, const char *path);
 extern AttrNumber nat_resolve_column(Oid relid, const char *name, const char *path);
@@ -491,7 +498,7 @@ pg_noreturn extern void nat_throw_no_privilege(Oid relid, const char *path) pg_a
 extern bool nat_hint_is_shareable(const char *hint, const char *sql);
 extern Oid	nat_resolve_call_table(struct ToolCall *call);
 
-/* ---- in deparse.c: SQL text generation (postgres_fdw style) ---- */
+/* ---- in sql/deparse.c: SQL text generation (postgres_fdw style) ---- */
 
 extern void nat_deparse_column(StringInfo buf, Oid relid, AttrNumber attnum);
 extern void nat_deparse_type(StringInfo buf, Oid typid, int32 typmod);
@@ -506,7 +513,7 @@ extern int	nat_deparse_column_list(StringInfo buf, Oid relid,
 extern Oid	nat_lookup_operator(const char *opname, Oid ltype, Oid rtype,
 								const char *path);
 
-/* ---- in filter.c and filter_sql.c: the where argument ---- */
+/* ---- in sql/filter.c and sql/filter_sql.c: the where argument ---- */
 
 extern void nat_validate_where(JsonbValue *value, const char *path);
 extern void nat_deparse_where(StringInfo buf, Oid relid, JsonbValue *where,
@@ -515,7 +522,7 @@ extern void nat_deparse_sql_condition(StringInfo buf, Oid relid,
 									  const char *condition,
 									  QueryParams *params, const char *path);
 
-/* ---- in jsonb_out.c: building jsonb ---- */
+/* ---- in answer/jsonb_out.c: building jsonb ---- */
 
 typedef struct ColumnOutput
 {
@@ -549,7 +556,7 @@ extern bool nat_datum_to_jsonb_value(ColumnOutput *col, Datum value,
 #define NAT_CHUNK_OVERHEAD 16
 extern Size nat_json_string_size(const char *s, Size len);
 
-/* ---- in execute.c: the execution core ---- */
+/* ---- in core/execute.c: the execution core ---- */
 
 /* What one call has found so far; filled by the tool, read by response.c */
 typedef struct ToolCall
@@ -601,14 +608,14 @@ typedef struct RowResult
 
 extern Jsonb *nat_run_tool_call(const char *name, Jsonb *args);
 
-/* in row_sink.c */
+/* in answer/row_sink.c */
 extern DestReceiver *nat_row_sink_create(ToolCall *call, RowCaps caps,
 										 RowResult *result);
 extern void nat_row_sink_close(DestReceiver *sink);
 extern int	nat_effective_timeout(ToolCall *call);
 extern RowCaps nat_effective_row_caps(ToolCall *call);
 
-/* ---- in response.c: the envelope ---- */
+/* ---- in answer/response.c: the envelope ---- */
 
 extern void nat_response_begin(ToolCall *call);
 extern Jsonb *nat_response_finish(ToolCall *call);
@@ -619,7 +626,7 @@ extern Jsonb *nat_error_response(ToolCall *call, ErrorData *edata,
 								 ToolError *err);
 extern char *nat_format_elapsed(instr_time start);
 
-/* ---- in sql_guard.c: what an agent's own SQL may do ---- */
+/* ---- in sql/sql_guard.c: what an agent's own SQL may do ---- */
 
 extern List *nat_parse_statements(const char *sql, const char *path);
 extern char *nat_statement_text(const char *sql, RawStmt *rs);
@@ -630,7 +637,7 @@ extern void nat_check_query_functions(Query *query, bool read_only,
 extern Query *nat_analyze_statement(RawStmt *rs, const char *sql,
 									Oid **types, int *ntypes);
 
-/* ---- in plan_cache.c ---- */
+/* ---- in core/plan_cache.c ---- */
 
 /* whose SQL text a plan is for: only short agent texts are cached */
 typedef enum NatSqlOrigin
@@ -648,13 +655,13 @@ extern void nat_plan_cache_settle(void);
 extern SPIPlanPtr nat_prepare_cached(const char *sql, int nargs, Oid *types,
 									 NatSqlOrigin origin);
 
-/* ---- in connection_rules.c and audit.c ---- */
+/* ---- in core/connection_rules.c and core/audit.c ---- */
 
 extern void nat_check_connection(void);
 extern void nat_audit_call(ToolCall *call, const char *outcome);
 extern char *nat_mask_literals(const char *sql);
 
-/* ---- in writes.c: rules shared by the tools that change rows ---- */
+/* ---- in sql/writes.c: rules shared by the tools that change rows ---- */
 
 extern Oid	nat_begin_write(ToolCall *call);
 extern void nat_deparse_write_filter(StringInfo buf, ToolCall *call, Oid relid,
@@ -664,17 +671,17 @@ extern void nat_deparse_returning(StringInfo buf, ToolCall *call, Oid relid);
 
 /* ---- the tools ---- */
 
-/* in tool_select.c, tool_insert.c, tool_update.c, tool_delete.c */
+/* in tools/select_query.c, insert_data.c, update_data.c, delete_data.c */
 extern const ToolDef nat_tool_select_query;
 extern const ToolDef nat_tool_insert_data;
 extern const ToolDef nat_tool_update_data;
 extern const ToolDef nat_tool_delete_data;
 
-/* in tool_execute.c, tool_explain.c */
+/* in tools/execute_sql.c, explain_query.c */
 extern const ToolDef nat_tool_execute_sql;
 extern const ToolDef nat_tool_explain_query;
 
-/* in tool_list_tables.c, tool_describe_table.c */
+/* in tools/list_tables.c, describe_table.c */
 extern const ToolDef nat_tool_list_tables;
 extern const ToolDef nat_tool_describe_table;
 extern void nat_append_estimated_rows(StringInfo sql);

@@ -1,0 +1,192 @@
+/*-------------------------------------------------------------------------
+ *
+ * error_enrich.c
+ *		  The seed fields of every error answer (category, error_code,
+ *		  affected_resources, dependencies, suggested_actions, suggestion),
+ *		  in one place for the tools (response.c) and ai_error_info().
+ *
+ * nat_enrich_error() merges, in this order:
+ *
+ *	 1. what a PostgreSQL error names in its ErrorData fields (schema,
+ *		table, column, constraint, data type) or what the extension's own
+ *		error carries;
+ *	 2. what the catalog says about a constraint violation (its columns,
+ *		the referencing table: errors.c), and core's "Perhaps you meant"
+ *		hint when it may be shown;
+ *	 3. what the message patterns of error_patterns.c find in the text,
+ *		under the same code rules as ai_error_info() (a specific SQLSTATE
+ *		wins over a pattern that disagrees; a class-only or unknown one
+ *		lets the pattern decide);
+ *	 4. for a live call, the closest table names the role may use when a
+ *		table does not exist (names.c's did-you-mean).
+ *
+ * Names are deduplicated: a name a pattern found is left out when an
+ * earlier one is the same, or the same qualified ("s.t" covers "t").
+ * Patterns capture names, never values, from the masked text; the names
+ * are clipped as values are.  ai_error_info() has no ErrorData and no
+ * live call, so for the same message and code it gets the fields of
+ * layer 3 alone, which are also what a tool answer carries for an error
+ * whose ErrorData names nothing (most of core's messages).
+ *
+ * IDENTIFICATION
+ *		  src/answer/error_enrich.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "neon_ai_tools.h"
+#include "utils/elog.h"
+#include "utils/timestamp.h"
+
+/*
+ * Does list already name s, as it is or qualified ("s.t" names "t")?
+ */
+static bool
+names_already(List *list, const char *s)
+{
+	size_t		len = strlen(s);
+	ListCell   *lc;
+
+	foreach(lc, list)
+	{
+		const char *have = lfirst(lc);
+		size_t		hlen = strlen(have);
+
+		if (strcmp(have, s) == 0)
+			return true;
+		if (hlen > len && have[hlen - len - 1] == '.' &&
+			strcmp(have + hlen - len, s) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Append the names of more to *list, clipped, leaving out those it has.
+ * A bare name of the call's own table (qualified, as answers show it) is
+ * added in that qualified form.
+ */
+static void
+merge_names(List **list, List *more, const char *table)
+{
+	ListCell   *lc;
+
+	foreach(lc, more)
+	{
+		char	   *name = nat_clip(lfirst(lc));
+
+		if (name[0] == '\0' || names_already(*list, name))
+			continue;
+		if (table && names_already(list_make1((char *) table), name))
+		{
+			if (!names_already(*list, table))
+				*list = lappend(*list, pstrdup(table));
+			continue;
+		}
+		*list = lappend(*list, name);
+	}
+}
+
+/*
+ * "Did you mean ...?" for a table that does not exist: the closest names
+ * the role may use (none it could not see), or NULL.  The call's timer is
+ * disarmed by now, so the search stops at its deadline: an error that
+ * came late is answered without the suggestion rather than late.
+ */
+static char *
+closest_tables_suggestion(List *affected, ToolCall *call)
+{
+	List	   *close;
+
+	if (affected == NIL || call->deadline == 0 ||
+		GetCurrentTimestamp() >= call->deadline)
+		return NULL;
+	close = nat_closest_tables(linitial(affected), call->deadline);
+	return close != NIL ? nat_did_you_mean(close) : NULL;
+}
+
+/*
+ * The names a PostgreSQL error gives in its fields (layer 1).
+ */
+static void
+names_of_edata(ErrorData *edata, ToolCall *call, List **affected)
+{
+	if (edata->table_name)
+		*affected = lappend(*affected,
+							edata->schema_name ?
+							psprintf("%s.%s", edata->schema_name, edata->table_name) :
+							pstrdup(edata->table_name));
+	else if (call && call->table &&
+			 (edata->sqlerrcode == ERRCODE_INSUFFICIENT_PRIVILEGE ||
+			  edata->sqlerrcode == ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST))
+		*affected = lappend(*affected, pstrdup(call->table));	/* these name none */
+	if (edata->column_name)
+		*affected = lappend(*affected, pstrdup(edata->column_name));
+	if (edata->constraint_name)
+		*affected = lappend(*affected, pstrdup(edata->constraint_name));
+	if (edata->datatype_name)
+		*affected = lappend(*affected, pstrdup(edata->datatype_name));
+}
+
+/*
+ * Fill *en from what is known about an error (see the file comment).
+ * The extension's own errors (facts->err) keep their category and fields;
+ * otherwise facts->code and the text decide the category.
+ */
+void
+nat_enrich_error(const ErrorFacts *facts, ErrorEnrichment *en)
+{
+	ErrorTextInfo info;
+	ErrorData  *edata = facts->edata;
+	ToolError  *err = facts->err;
+	ToolCall   *call = facts->call;
+
+	memset(en, 0, sizeof(ErrorEnrichment));
+	nat_analyze_error_text(facts->message, facts->unread, facts->code,
+						   err ? &err->kind : NULL, &info);
+	en->category = info.category;
+	en->known = info.known;
+	en->error_code = info.error_code;
+	en->sqlstate = info.sqlstate;
+	en->pattern_suggestion = info.suggestion;
+	en->generic_suggestion = info.generic_suggestion;
+	en->constraint = info.constraint;
+	en->column = info.column;
+	en->hint = info.hint;
+
+	/* 1 and 2: the error's own fields, then the catalog */
+	if (err)
+	{
+		en->suggestion = err->suggestion;
+		en->suggested_actions = list_copy(err->suggested_actions);
+		en->affected_resources = list_copy(err->affected_resources);
+		en->dependencies = list_copy(err->dependencies);
+	}
+	else if (edata)
+	{
+		names_of_edata(edata, call, &en->affected_resources);
+		if (call &&
+			ERRCODE_TO_CATEGORY(edata->sqlerrcode) == ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION)
+			nat_explain_constraint_error(edata, call, &en->affected_resources,
+										 &en->dependencies, &en->suggestion,
+										 &en->suggested_actions);
+	}
+	/* core's "Perhaps you meant ..." hint is the best suggestion */
+	if (en->suggestion == NULL && facts->hint &&
+		NAT_IS_DID_YOU_MEAN(facts->hint))
+		en->suggestion = pstrdup(facts->hint);
+
+	/* 3: the message patterns */
+	merge_names(&en->affected_resources, info.affected_resources,
+				call ? call->table : NULL);
+	merge_names(&en->dependencies, info.dependencies, NULL);
+	/* the pattern's steps go with its advice, not with advice from 1 or 2 */
+	if (en->suggested_actions == NIL && en->suggestion == NULL)
+		en->suggested_actions = info.suggested_actions;
+
+	/* 4: a live call knows which tables the role may use instead */
+	if (call && edata && en->suggestion == NULL &&
+		edata->sqlerrcode == ERRCODE_UNDEFINED_TABLE)
+		en->suggestion = closest_tables_suggestion(info.affected_resources, call);
+}

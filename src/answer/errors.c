@@ -1,0 +1,622 @@
+/*-------------------------------------------------------------------------
+ *
+ * errors.c
+ *		  Tool errors raised by the extension, and error categories.
+ *
+ * Failures the extension finds itself (bad arguments, refused filters,
+ * caps) are described by a ToolError.  nat_throw() keeps the ToolError
+ * aside and raises an ordinary ERROR with a private SQLSTATE, so the same
+ * subtransaction machinery unwinds both our failures and PostgreSQL's; the
+ * catch block in execute.c takes the pending ToolError back.
+ *
+ * Categories (README, "Results"): SQLSTATE first, then the fine
+ * category named by the extension.
+ *
+ * IDENTIFICATION
+ *		  src/answer/errors.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_constraint.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "neon_ai_tools.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/syscache.h"
+
+/* the ToolError being raised, until execute.c takes it */
+static ToolError *pending_error = NULL;
+
+/* where a raised ToolError is kept: the current call's own context */
+static MemoryContext error_cxt = NULL;
+
+/*
+ * The fine categories, indexed by kind: errorType, the portable error_type,
+ * whether retrying the same call may succeed, and the advice a tool call's
+ * error answer gives when neither the error, the call nor a message pattern
+ * says more (NULL: the advice for an error text, error_patterns.c).
+ * constraint_violation's portable name depends on the SQLSTATE and is
+ * filled in by nat_classify_sqlstate().
+ */
+typedef struct ErrorKindInfo
+{
+	const char *name;
+	const char *portable_type;
+	bool		retryable;
+	const char *suggestion;
+} ErrorKindInfo;
+
+static const ErrorKindInfo kinds[NAT_ERR_KINDS] = {
+	[NAT_ERR_INVALID_TABLE] = {"invalid_table", "resource_not_found", false, NULL},
+	[NAT_ERR_INVALID_COLUMN] = {"invalid_column", "resource_not_found", false,
+		"A column named in the statement does not exist, or your role may not read it; check the name against the columns describe_table lists."},
+	[NAT_ERR_SYNTAX_ERROR] = {"syntax_error", "syntax_error", false,
+		"Fix the SQL syntax and retry."},
+	[NAT_ERR_CONSTRAINT_VIOLATION] = {"constraint_violation", "check_constraint", false, NULL},	/* by SQLSTATE below */
+	[NAT_ERR_DEPENDENT_OBJECTS] = {"dependent_objects", "foreign_key_constraint", false,
+		"Other objects depend on this one (see details.detail); change or drop them first: tools never cascade."},
+	[NAT_ERR_ALREADY_EXISTS] = {"already_exists", "resource_exists", false, NULL},
+	[NAT_ERR_INVALID_INPUT] = {"invalid_input", "invalid_input", false,
+		"A value does not fit the column's type; pass it in the type's own format."},
+	[NAT_ERR_PERMISSION_DENIED] = {"permission_denied", "permission_denied", false,
+		"The role you run as lacks a privilege; ask the database administrator for it."},
+	[NAT_ERR_READ_ONLY_VIOLATION] = {"read_only_violation", "read_only", false,
+		"This call runs read-only, so nothing may be written; read the data instead, or use a write tool if one is enabled."},
+	[NAT_ERR_TIMEOUT] = {"timeout", "timeout", true, NULL},	/* the call's limit: response.c */
+	[NAT_ERR_CONFLICT] = {"conflict", "serialization_failure", true,
+		"A concurrent transaction conflicted; retry the whole operation."},
+	[NAT_ERR_RESOURCE_EXHAUSTED] = {"resource_exhausted", "resource_exhausted", true,
+		"The server ran short of a resource; retry later with a smaller request."},
+	[NAT_ERR_CONNECTION_ERROR] = {"connection_error", "connection_error", true, NULL},
+	[NAT_ERR_AUTHENTICATION_ERROR] = {"authentication_error", "permission_denied", false, NULL},
+	[NAT_ERR_INVALID_PARAMETERS] = {"invalid_parameters", "invalid_request", false,
+		"Fix the argument as the tool's JSON Schema describes and retry."},
+	[NAT_ERR_UNKNOWN_TOOL] = {"unknown_tool", "invalid_request", false, NULL},
+	[NAT_ERR_CONFIRMATION_REQUIRED] = {"confirmation_required", "confirmation_required", false, NULL},
+	[NAT_ERR_LIMIT_EXCEEDED] = {"limit_exceeded", "limit_exceeded", false, NULL},
+	[NAT_ERR_TOOL_DISABLED] = {"tool_disabled", "permission_denied", false, NULL},
+	[NAT_ERR_UNKNOWN_ERROR] = {"unknown_error", "unknown", false, NULL},
+};
+
+/*
+ * The category of a fine error kind.
+ */
+ErrorCategory
+nat_category_of(NatErrorKind kind)
+{
+	ErrorCategory c;
+
+	Assert(kind >= 0 && kind < NAT_ERR_KINDS);
+	c.kind = kind;
+	c.portable_type = kinds[kind].portable_type;
+	c.retryable = kinds[kind].retryable;
+	return c;
+}
+
+/*
+ * The errorType of a kind.
+ */
+const char *
+nat_error_kind_name(NatErrorKind kind)
+{
+	Assert(kind >= 0 && kind < NAT_ERR_KINDS);
+	Assert(kinds[kind].name != NULL);	/* every kind has its row */
+	return kinds[kind].name;
+}
+
+/*
+ * A tool call's default advice for a kind, or NULL.
+ */
+const char *
+nat_error_kind_suggestion(NatErrorKind kind)
+{
+	Assert(kind >= 0 && kind < NAT_ERR_KINDS);
+	return kinds[kind].suggestion;
+}
+
+/*
+ * The category of a PostgreSQL error, by SQLSTATE.
+ */
+ErrorCategory
+nat_classify_sqlstate(int code)
+{
+	ErrorCategory c;
+
+	switch (code)
+	{
+		case ERRCODE_UNDEFINED_TABLE:
+		case ERRCODE_INVALID_SCHEMA_NAME:
+			return nat_category_of(NAT_ERR_INVALID_TABLE);
+		case ERRCODE_UNDEFINED_COLUMN:
+			return nat_category_of(NAT_ERR_INVALID_COLUMN);
+		case ERRCODE_INSUFFICIENT_PRIVILEGE:
+			return nat_category_of(NAT_ERR_PERMISSION_DENIED);
+		case ERRCODE_READ_ONLY_SQL_TRANSACTION:
+			return nat_category_of(NAT_ERR_READ_ONLY_VIOLATION);
+		case ERRCODE_QUERY_CANCELED:
+		case ERRCODE_LOCK_NOT_AVAILABLE:
+			return nat_category_of(NAT_ERR_TIMEOUT);
+		case ERRCODE_T_R_SERIALIZATION_FAILURE:
+			return nat_category_of(NAT_ERR_CONFLICT);
+		case ERRCODE_T_R_DEADLOCK_DETECTED:
+			c = nat_category_of(NAT_ERR_CONFLICT);
+			c.portable_type = "deadlock";
+			return c;
+		case ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST:
+			return nat_category_of(NAT_ERR_DEPENDENT_OBJECTS);
+		case ERRCODE_DUPLICATE_TABLE:
+		case ERRCODE_DUPLICATE_COLUMN:
+		case ERRCODE_DUPLICATE_OBJECT:
+		case ERRCODE_DUPLICATE_SCHEMA:
+		case ERRCODE_DUPLICATE_FUNCTION:
+			return nat_category_of(NAT_ERR_ALREADY_EXISTS);
+		case ERRCODE_FOREIGN_KEY_VIOLATION:
+		case ERRCODE_RESTRICT_VIOLATION:
+			c = nat_category_of(NAT_ERR_CONSTRAINT_VIOLATION);
+			c.portable_type = "foreign_key_constraint";
+			return c;
+		case ERRCODE_UNIQUE_VIOLATION:
+		case ERRCODE_EXCLUSION_VIOLATION:
+			c = nat_category_of(NAT_ERR_CONSTRAINT_VIOLATION);
+			c.portable_type = "unique_constraint";
+			return c;
+		case ERRCODE_NOT_NULL_VIOLATION:
+			c = nat_category_of(NAT_ERR_CONSTRAINT_VIOLATION);
+			c.portable_type = "not_null_constraint";
+			return c;
+		case ERRCODE_CHECK_VIOLATION:
+			c = nat_category_of(NAT_ERR_CONSTRAINT_VIOLATION);
+			c.portable_type = "check_constraint";
+			return c;
+	}
+
+	switch (ERRCODE_TO_CATEGORY(code))
+	{
+		case ERRCODE_DATA_EXCEPTION:
+			return nat_category_of(NAT_ERR_INVALID_INPUT);
+		case ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION:
+			/* other integrity violations (23000, triggers' own): a rule on the values */
+			c = nat_category_of(NAT_ERR_CONSTRAINT_VIOLATION);
+			c.portable_type = "check_constraint";
+			return c;
+		case ERRCODE_SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION:
+			return nat_category_of(NAT_ERR_SYNTAX_ERROR);
+		case ERRCODE_INSUFFICIENT_RESOURCES:
+		case ERRCODE_PROGRAM_LIMIT_EXCEEDED:
+			return nat_category_of(NAT_ERR_RESOURCE_EXHAUSTED);
+		case ERRCODE_CONNECTION_EXCEPTION:
+			return nat_category_of(NAT_ERR_CONNECTION_ERROR);
+		case ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION:
+			return nat_category_of(NAT_ERR_AUTHENTICATION_ERROR);
+		case ERRCODE_TRANSACTION_ROLLBACK:
+			return nat_category_of(NAT_ERR_CONFLICT);
+	}
+	return nat_category_of(NAT_ERR_UNKNOWN_ERROR);
+}
+
+/*
+ * psprintf() over a va_list.
+ */
+char *
+nat_format_va(const char *fmt, va_list args)
+{
+	size_t		len = 128;
+
+	for (;;)
+	{
+		char	   *result = palloc(len);
+		va_list		copy;
+		size_t		needed;
+
+		va_copy(copy, args);
+		needed = pvsnprintf(result, len, fmt, copy);
+		va_end(copy);
+		if (needed < len)
+			return result;
+		pfree(result);
+		len = needed;
+	}
+}
+
+/*
+ * Make a ToolError of the given fine category, in the current memory
+ * context; nat_throw() copies it out of harm's way.
+ */
+ToolError *
+nat_error(NatErrorKind kind, const char *fmt,...)
+{
+	ToolError  *err = palloc0(sizeof(ToolError));
+	va_list		args;
+
+	err->kind = kind;
+	va_start(args, fmt);
+	err->message = nat_format_va(fmt, args);
+	va_end(args);
+	return err;
+}
+
+/*
+ * Set the context that raised ToolErrors are copied into; execute.c sets
+ * the call's own context, which outlives the call's subtransaction.
+ */
+void
+nat_set_error_context(MemoryContext cxt)
+{
+	error_cxt = cxt;
+}
+
+/*
+ * A value from the arguments as error answers quote it: its first
+ * NAT_ECHO_CHARS characters, and an ellipsis if there were more.  len is
+ * its length in bytes (it need not be terminated).  Only the prefix is
+ * read, so clipping a huge value costs little.
+ */
+char *
+nat_clip_len(const char *value, int len)
+{
+	int			bytes = 0;
+	int			chars = 0;
+
+	if (value == NULL)
+		return NULL;
+	if (len <= NAT_ECHO_CHARS)
+		return pnstrdup(value, len);
+	while (bytes < len && chars < NAT_ECHO_CHARS)
+	{
+		bytes += pg_mblen(value + bytes);
+		chars++;
+	}
+	if (bytes >= len)
+		return pnstrdup(value, len);
+	return psprintf("%.*s%s", bytes, value,
+					GetDatabaseEncoding() == PG_UTF8 ? "\xe2\x80\xa6" : "...");
+}
+
+/*
+ * A message from PostgreSQL with each double-quoted part clipped as
+ * nat_clip_len() clips a value: core quotes the values it refuses
+ * ('invalid input syntax for type integer: "..."', 'syntax error at or
+ * near "..."'), and those come from the arguments.  Names are shorter than
+ * the clip and stay whole.
+ */
+char *
+nat_clip_quoted(const char *text)
+{
+	StringInfoData buf;
+	const char *p = text;
+
+	if (text == NULL)
+		return NULL;
+	initStringInfo(&buf);
+	for (;;)
+	{
+		const char *open = strchr(p, '"');
+		const char *close = open ? strchr(open + 1, '"') : NULL;
+
+		if (close == NULL)
+		{
+			appendStringInfoString(&buf, p);
+			break;
+		}
+		appendBinaryStringInfo(&buf, p, open + 1 - p);
+		appendStringInfoString(&buf, nat_clip_len(open + 1, close - open - 1));
+		appendStringInfoChar(&buf, '"');
+		p = close + 1;
+	}
+	return buf.data;
+}
+
+/*
+ * nat_clip_len() of a terminated string.
+ */
+char *
+nat_clip(const char *value)
+{
+	return value ? nat_clip_len(value, strnlen(value, MaxAllocSize)) : NULL;
+}
+
+/*
+ * "schema.table", each part quoted only if needed: how answers and
+ * messages name a relation.  (Here rather than in names.c, whose lookups
+ * raise tool errors: errors.c depends on no other module.)
+ */
+char *
+nat_relation_display_name(Oid relid)
+{
+	return quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+									  get_rel_name(relid));
+}
+
+/*
+ * Has value (len bytes) more than limit characters?  The byte length
+ * settles most cases without counting.
+ */
+bool
+nat_exceeds_chars(const char *value, int len, int limit)
+{
+	int			bytes = 0;
+	int			chars = 0;
+
+	if (len <= limit)
+		return false;
+	if (pg_database_encoding_max_length() == 1)
+		return true;
+	while (bytes < len)
+	{
+		if (++chars > limit)
+			return true;
+		bytes += pg_mblen(value + bytes);
+	}
+	return false;
+}
+
+/*
+ * The longest text a field of an error answer may hold.  Values from the
+ * arguments are clipped where they are quoted (nat_clip()); this is a
+ * last guard that keeps any answer small whatever a message contains.
+ */
+#define MAX_ERROR_FIELD 8192
+
+static char *
+copy_string(const char *s)
+{
+	size_t		len;
+
+	if (s == NULL)
+		return NULL;
+	len = strnlen(s, MAX_ERROR_FIELD + 1);
+	if (len <= MAX_ERROR_FIELD)
+		return pstrdup(s);
+	len = pg_mbcliplen(s, len, MAX_ERROR_FIELD);
+	return psprintf("%.*s%s", (int) len, s,
+					GetDatabaseEncoding() == PG_UTF8 ? "\xe2\x80\xa6" : "...");
+}
+
+static List *
+copy_string_list(List *list)
+{
+	List	   *copy = NIL;
+	ListCell   *lc;
+
+	foreach(lc, list)
+		copy = lappend(copy, copy_string((const char *) lfirst(lc)));
+	return copy;
+}
+
+/*
+ * Raise a ToolError.  The ERROR unwinds the call's subtransaction, which
+ * frees the memory the error was built in, so it is copied first.
+ */
+void
+nat_throw(ToolError *err)
+{
+	MemoryContext old = MemoryContextSwitchTo(error_cxt ? error_cxt : ErrorContext);
+	ToolError  *copy = palloc0(sizeof(ToolError));
+
+	copy->kind = err->kind;
+	copy->message = copy_string(err->message);
+	copy->path = copy_string(err->path);
+	copy->suggestion = copy_string(err->suggestion);
+	copy->suggested_actions = copy_string_list(err->suggested_actions);
+	copy->affected_resources = copy_string_list(err->affected_resources);
+	copy->dependencies = copy_string_list(err->dependencies);
+	copy->hint = copy_string(err->hint);
+	copy->column = copy_string(err->column);
+	copy->position = err->position;
+	copy->sqlerrcode = err->sqlerrcode;
+	MemoryContextSwitchTo(old);
+
+	pending_error = copy;
+	ereport(ERROR,
+			(errcode(ERRCODE_NAT_TOOL_ERROR),
+			 errmsg_internal("%s", copy->message)));
+	pg_unreachable();
+}
+
+/*
+ * Raise an invalid_parameters error about the argument at JSON path "path".
+ */
+void
+nat_invalid_param(const char *path, const char *suggestion, const char *fmt,...)
+{
+	ToolError  *err = palloc0(sizeof(ToolError));
+	va_list		args;
+
+	err->kind = NAT_ERR_INVALID_PARAMETERS;
+	va_start(args, fmt);
+	err->message = nat_format_va(fmt, args);
+	va_end(args);
+	err->path = path ? pstrdup(path) : NULL;
+	err->suggestion = suggestion ? pstrdup(suggestion) : NULL;
+	nat_throw(err);
+}
+
+/*
+ * Take the ToolError being raised, if the ERROR came from nat_throw().
+ */
+ToolError *
+nat_take_pending_error(void)
+{
+	ToolError  *err = pending_error;
+
+	pending_error = NULL;
+	return err;
+}
+
+void
+nat_clear_pending_error(void)
+{
+	pending_error = NULL;
+}
+
+/*
+ * The column names of a constraint's key (conkey), as "a, b"; NULL if the
+ * caller may not read one of them (the answer then names none: PostgreSQL
+ * checks no privilege before naming a constraint's columns).
+ */
+static char *
+constraint_columns(HeapTuple tuple, Oid relid, List **names)
+{
+	bool		isnull;
+	Datum		d = SysCacheGetAttr(CONSTROID, tuple, Anum_pg_constraint_conkey, &isnull);
+	StringInfoData buf;
+	Datum	   *elems;
+	int			n;
+	int			i;
+
+	initStringInfo(&buf);
+	if (isnull)
+		return buf.data;
+	deconstruct_array(DatumGetArrayTypeP(d), INT2OID, 2, true, TYPALIGN_SHORT,
+					  &elems, NULL, &n);
+	for (i = 0; i < n; i++)
+	{
+		AttrNumber	attnum = DatumGetInt16(elems[i]);
+		char	   *att = get_attname(relid, attnum, true);
+
+		if (att == NULL)
+			continue;
+		if (pg_attribute_aclcheck(relid, attnum, GetUserId(), ACL_SELECT) != ACLCHECK_OK &&
+			pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+		{
+			list_free(*names);
+			*names = NIL;
+			return NULL;
+		}
+		appendStringInfo(&buf, "%s%s", buf.len > 0 ? ", " : "", att);
+		*names = lappend(*names, att);
+	}
+	return buf.data;
+}
+
+/*
+ * Is a constraint of kind contype one that raises sqlerrcode?  The fields
+ * of an error are whatever its raiser put there (RAISE ... USING
+ * CONSTRAINT, TABLE, SCHEMA), so a "foreign key" error may name a primary
+ * key, which has no referenced table.
+ */
+static bool
+constraint_raises(char contype, int sqlerrcode)
+{
+	switch (sqlerrcode)
+	{
+		case ERRCODE_UNIQUE_VIOLATION:
+			return contype == CONSTRAINT_UNIQUE || contype == CONSTRAINT_PRIMARY;
+		case ERRCODE_EXCLUSION_VIOLATION:
+			return contype == CONSTRAINT_EXCLUSION;
+		case ERRCODE_FOREIGN_KEY_VIOLATION:
+			return contype == CONSTRAINT_FOREIGN;
+		case ERRCODE_CHECK_VIOLATION:
+			return contype == CONSTRAINT_CHECK;
+	}
+	return true;				/* the others are not explained by kind */
+}
+
+/*
+ * Explain a constraint violation (class 23) from the catalog: the
+ * constraint's columns join affected_resources, a foreign key blocking a
+ * delete names the referencing table in dependencies, and the suggestion
+ * says what to do.  Domain constraints and constraints that cannot be
+ * found are left as PostgreSQL reported them.
+ */
+void
+nat_explain_constraint_error(ErrorData *edata, ToolCall *call, List **affected,
+							 List **dependencies, char **suggestion,
+							 List **actions)
+{
+	Oid			nspid;
+	Oid			relid;
+	Oid			conoid;
+	HeapTuple	tuple;
+	Form_pg_constraint con;
+	char	   *table;
+	char	   *columns;
+	List	   *names = NIL;
+	ListCell   *lc;
+
+	if (edata->sqlerrcode == ERRCODE_NOT_NULL_VIOLATION && edata->column_name)
+	{
+		*suggestion = psprintf("Column \"%s\" cannot be null: supply a value for it.",
+							   edata->column_name);
+		*actions = lappend(*actions, psprintf("Give \"%s\" a value in every row.",
+											  edata->column_name));
+		return;
+	}
+	if (edata->schema_name == NULL || edata->table_name == NULL ||
+		edata->constraint_name == NULL)
+		return;
+	nspid = get_namespace_oid(edata->schema_name, true);
+	relid = OidIsValid(nspid) ? get_relname_relid(edata->table_name, nspid) : InvalidOid;
+	conoid = OidIsValid(relid) ?
+		get_relation_constraint_oid(relid, edata->constraint_name, true) : InvalidOid;
+	if (!OidIsValid(conoid))
+		return;
+	tuple = SearchSysCache1(CONSTROID, ObjectIdGetDatum(conoid));
+	if (!HeapTupleIsValid(tuple))
+		return;
+	con = (Form_pg_constraint) GETSTRUCT(tuple);
+	if (!constraint_raises(con->contype, edata->sqlerrcode))
+	{
+		ReleaseSysCache(tuple);
+		return;
+	}
+	table = quote_qualified_identifier(edata->schema_name, edata->table_name);
+	columns = constraint_columns(tuple, relid, &names);
+	if (columns == NULL)
+	{
+		ReleaseSysCache(tuple);
+		return;
+	}
+	foreach(lc, names)
+		*affected = lappend(*affected, psprintf("%s.%s", table, quote_identifier(lfirst(lc))));
+
+	switch (edata->sqlerrcode)
+	{
+		case ERRCODE_EXCLUSION_VIOLATION:
+			*suggestion = psprintf("The row conflicts with an existing row of %s under exclusion constraint %s (on %s); change the values so they no longer overlap.",
+								   table, edata->constraint_name, columns);
+			break;
+		case ERRCODE_UNIQUE_VIOLATION:
+			*suggestion = psprintf("A row with the same %s already exists in %s.%s",
+								   columns, table,
+								   strcmp(call->tool_name, "insert_data") == 0 ?
+								   " Use on_conflict \"skip\" to keep the existing row, or \"update\" to overwrite it." :
+								   " Use a different value.");
+			break;
+		case ERRCODE_FOREIGN_KEY_VIOLATION:
+			if (call->table && strcmp(call->table, table) != 0)
+			{
+				/* our rows are referenced from another table */
+				*dependencies = lappend(*dependencies, table);
+				*suggestion = psprintf("Rows of %s still reference these rows (constraint %s on %s); delete or update those rows first.",
+									   table, edata->constraint_name, columns);
+				*actions = lappend(*actions,
+								   psprintf("Delete or update the rows of %s that reference them, then retry.", table));
+			}
+			else
+			{
+				char	   *referenced;
+
+				/* dropped since the error: say nothing */
+				if (get_rel_name(con->confrelid) == NULL)
+					break;
+				referenced = nat_relation_display_name(con->confrelid);
+				*affected = lappend(*affected, referenced);
+				*suggestion = psprintf("The value of %s must match an existing row of %s; insert that row first or use an existing key.",
+									   columns, referenced);
+			}
+			break;
+		case ERRCODE_CHECK_VIOLATION:
+			*suggestion = psprintf("The values break check constraint %s of %s; pass values it accepts.",
+								   edata->constraint_name, table);
+			break;
+	}
+	ReleaseSysCache(tuple);
+}

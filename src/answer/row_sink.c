@@ -1,0 +1,249 @@
+/*-------------------------------------------------------------------------
+ *
+ * row_sink.c
+ *		  Rows going into the answer, under the row and byte caps.
+ *
+ * A statement's rows reach the answer through a DestReceiver: the
+ * executor hands over one row at a time, and each is rendered straight
+ * into the answer ("columns" once, then rows in "data") or counted and
+ * dropped.  Nothing is materialized past the caps:
+ *
+ * - A query stops the executor as soon as a cap is reached (it reads the
+ *   row cap plus one rows, to report truncation honestly).  Stopping early
+ *   is the same as a LIMIT, so the plan may use parallel workers.
+ * - A data-modifying statement runs to its end, because stopping it would
+ *   change only some of the rows: its RETURNING rows past the caps are
+ *   counted and dropped, never kept.
+ *
+ * The byte cap counts the rows as rendered in JSON text, escapes and all,
+ * and it is shared by every statement of the call.  A value is converted
+ * only if its stored size fits in what remains (see jsonb_out.c), so one
+ * huge value costs nothing but the row it was in.
+ *
+ * Until the answer is serialized, each row is a tree of JsonbValues, which
+ * for narrow rows weighs much more than its text ({"n": 1} is 8 bytes of
+ * text and some 400 bytes of tree).  So the cap also stops the rows when
+ * their estimated memory passes ANSWER_MEMORY_FACTOR times the byte cap:
+ * whatever the rows, the answer's memory stays a fixed multiple of
+ * max_response_bytes.
+ *
+ * IDENTIFICATION
+ *		  src/answer/row_sink.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "executor/tuptable.h"
+#include "miscadmin.h"
+#include "neon_ai_tools.h"
+#include "tcop/dest.h"
+#include "utils/memutils.h"
+
+#define ANSWER_MEMORY_FACTOR 8
+
+/*
+ * A column in "columns": {"name": ..., "type": ...} and separators besides
+ * its name (type names are short: "timestamp with time zone" is the
+ * longest common one); in memory, its description (ColumnOutput, keys, a
+ * to_jsonb() call) and its object in the answer.
+ */
+#define HEADER_BYTES_PER_COLUMN 64
+#define HEADER_MEMORY_PER_COLUMN 1024
+
+typedef struct RowSink
+{
+	DestReceiver pub;			/* must be first */
+	ToolCall   *call;
+	RowCaps		caps;
+	RowResult  *result;
+	bool		stop_at_caps;	/* a query: stop the executor at a cap */
+	bool		opened;			/* "columns" and "data" pushed */
+	bool		full;			/* a cap was reached: no more rows added */
+	TupleDesc	tupdesc;
+	ColumnOutput *cols;
+	JsonbValue *values;
+} RowSink;
+
+static void
+mark_truncated(RowSink *sink, const char *reason, int64 limit)
+{
+	sink->full = true;
+	sink->result->truncated = true;
+	sink->result->truncation_reason = reason;
+	sink->result->truncation_limit = limit;
+}
+
+/*
+ * The first rows (or the statement's description) arrive: push "columns"
+ * and open "data".  A statement can describe its rows more than once (a
+ * rule's extra statements do not reach us, but be safe): only the first
+ * description counts.
+ */
+static void
+sink_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
+{
+	RowSink    *sink = (RowSink *) self;
+	ToolCall   *call = sink->call;
+	MemoryContext old;
+	Size		header_bytes;
+	Size		header_memory;
+	int			i;
+
+	sink->stop_at_caps = (operation == CMD_SELECT);
+	if (sink->opened || sink->full)
+		return;
+
+	/*
+	 * The header counts against the budget like rows do: its text, and its
+	 * memory (the columns' descriptions and a small object per column).
+	 * Past the budget (many wide statements in one call), the statement's
+	 * rows and header are left out.
+	 */
+	header_bytes = 2;
+	for (i = 0; i < typeinfo->natts; i++)
+		header_bytes += strlen(NameStr(TupleDescAttr(typeinfo, i)->attname)) + HEADER_BYTES_PER_COLUMN;
+	header_memory = typeinfo->natts * HEADER_MEMORY_PER_COLUMN;
+	if (call->row_bytes + header_bytes > sink->caps.max_bytes ||
+		call->row_memory + header_memory > ANSWER_MEMORY_FACTOR * sink->caps.max_bytes)
+	{
+		mark_truncated(sink, "byte_limit", sink->caps.max_bytes);
+		return;
+	}
+	call->row_bytes += header_bytes;
+	call->row_memory += header_memory;
+
+	old = MemoryContextSwitchTo(call->cxt);
+	sink->opened = true;
+	sink->tupdesc = CreateTupleDescCopy(typeinfo);
+	sink->cols = nat_prepare_columns(sink->tupdesc, call->cxt);
+	sink->values = palloc(sizeof(JsonbValue) * Max(sink->tupdesc->natts, 1));
+
+	nat_response_columns(call, sink->cols, sink->tupdesc->natts);
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * Add one row to the answer, if it is within the caps.
+ */
+static void
+add_row(RowSink *sink, TupleTableSlot *slot)
+{
+	ToolCall   *call = sink->call;
+	RowResult  *result = sink->result;
+	int			natts = sink->tupdesc->natts;
+	Size		budget;
+	Size		rowsize = 4;	/* braces, and the ", " after the row */
+	Size		rowmemory;
+	MemoryContext old;
+	int			i;
+
+	if (result->row_count >= sink->caps.max_rows)
+	{
+		mark_truncated(sink, "row_limit", sink->caps.max_rows);
+		return;
+	}
+
+	budget = sink->caps.max_bytes > call->row_bytes ?
+		sink->caps.max_bytes - call->row_bytes : 0;
+	/* the row's object: its parse state, its pairs, its place in "data" */
+	rowmemory = 128 + 2 * sizeof(JsonbValue) + Max(natts, 4) * sizeof(JsonbPair);
+	slot_getallattrs(slot);
+	old = MemoryContextSwitchTo(call->cxt);
+	for (i = 0; i < natts; i++)
+	{
+		Size		size;
+		Size		memory;
+
+		if (rowsize > budget ||
+			!nat_datum_to_jsonb_value(&sink->cols[i], slot->tts_values[i],
+									  slot->tts_isnull[i], budget - rowsize,
+									  &sink->values[i], &size, &memory))
+		{
+			mark_truncated(sink, "byte_limit", sink->caps.max_bytes);
+			if (result->row_count == 0 && rowsize <= budget)
+				result->oversized_column = sink->cols[i].name;
+			MemoryContextSwitchTo(old);
+			return;
+		}
+		rowsize += size;
+		rowmemory += memory;
+	}
+	if (rowsize > budget ||
+		call->row_memory + rowmemory > ANSWER_MEMORY_FACTOR * sink->caps.max_bytes)
+	{
+		mark_truncated(sink, "byte_limit", sink->caps.max_bytes);
+		MemoryContextSwitchTo(old);
+		return;
+	}
+	call->row_bytes += rowsize;
+	call->row_memory += rowmemory;
+
+	nat_jsonb_push(&call->state, WJB_BEGIN_OBJECT, NULL);
+	for (i = 0; i < natts; i++)
+	{
+		nat_push_key(&call->state, sink->cols[i].key);
+		nat_jsonb_push(&call->state, WJB_VALUE, &sink->values[i]);
+	}
+	nat_jsonb_push(&call->state, WJB_END_OBJECT, NULL);
+	result->row_count++;
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * One row from the executor.  Returning false stops a query's execution.
+ */
+static bool
+sink_receive(TupleTableSlot *slot, DestReceiver *self)
+{
+	RowSink    *sink = (RowSink *) self;
+
+	if (!sink->full)
+		add_row(sink, slot);
+	return !(sink->full && sink->stop_at_caps);
+}
+
+static void
+sink_shutdown(DestReceiver *self)
+{
+}
+
+static void
+sink_destroy(DestReceiver *self)
+{
+}
+
+/*
+ * A receiver that pushes the rows of one statement into the answer at the
+ * current level of call->state, under caps.
+ */
+DestReceiver *
+nat_row_sink_create(ToolCall *call, RowCaps caps, RowResult *result)
+{
+	RowSink    *sink = MemoryContextAllocZero(call->cxt, sizeof(RowSink));
+
+	memset(result, 0, sizeof(RowResult));
+	sink->pub.receiveSlot = sink_receive;
+	sink->pub.rStartup = sink_startup;
+	sink->pub.rShutdown = sink_shutdown;
+	sink->pub.rDestroy = sink_destroy;
+	sink->pub.mydest = DestNone;
+	sink->call = call;
+	sink->caps = caps;
+	sink->result = result;
+	return &sink->pub;
+}
+
+/*
+ * Close "data"; for a statement that returned no rows at all (no
+ * RETURNING, a utility statement), push an empty "data".
+ */
+void
+nat_row_sink_close(DestReceiver *self)
+{
+	RowSink    *sink = (RowSink *) self;
+	MemoryContext old = MemoryContextSwitchTo(sink->call->cxt);
+
+	nat_response_data_end(sink->call, sink->opened);
+	MemoryContextSwitchTo(old);
+}

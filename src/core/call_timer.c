@@ -1,0 +1,183 @@
+/*-------------------------------------------------------------------------
+ *
+ * call_timer.c
+ *		  The private per-call timeout.
+ *
+ * SET statement_timeout inside a running statement does nothing: core arms
+ * that timer only when a client command starts.  So each tool call arms a
+ * timer of its own, registered once per backend as a USER_TIMEOUT.  Its
+ * handler does what core's statement-timeout handler does (request a query
+ * cancel and wake the latch) and records that it fired, so that the
+ * resulting "canceling statement" ERROR can be told apart from a cancel by
+ * the client or by the outer statement_timeout, which must propagate.
+ *
+ * Agent code can catch a cancel (PL/pgSQL's EXCEPTION WHEN query_canceled)
+ * and go on, so the deadline is enforced in three steps:
+ *   1. at the deadline, and every 100 ms after it, a query cancel;
+ *   2. from the deadline on, every statement, plan and function the call
+ *      starts is refused with the same cancel (nat_deadline_check(), called
+ *      by call_guard.c's hooks), so caught code cannot do more work;
+ *   3. NAT_DEADLINE_GRACE_MS after the deadline, code that still has not
+ *      unwound ends the backend: a FATAL with our message at the next
+ *      hook, or, for code that reaches no hook (a loop of PL/pgSQL
+ *      assignments), the timer itself requests a backend termination as
+ *      pg_terminate_backend() would, and the error context says why.
+ * The session is lost in step 3 only, as with transaction_timeout.
+ *
+ * A parallel worker running part of a call has no timer of its own: the
+ * leader's timer cancels the leader, whose abort ends the workers.  The
+ * worker adopts the leader's deadline (nat_timer_adopt(), from the state
+ * call_guard.c passes to workers) and its hooks compare the clock with it,
+ * so step 2 holds in the worker too.
+ *
+ * IDENTIFICATION
+ *		  src/core/call_timer.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "miscadmin.h"
+#include "neon_ai_tools.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "utils/timeout.h"
+#include "utils/timestamp.h"
+
+/* how long code may go on after the deadline before the backend ends */
+#define NAT_DEADLINE_GRACE_MS	500
+/* ... and, for code that reaches no hook, when the timer ends it */
+#define NAT_DEADLINE_KILL_MS	800
+
+static TimeoutId call_timeout_id = MAX_TIMEOUTS;	/* not registered yet */
+static volatile sig_atomic_t call_timeout_fired = false;
+static volatile sig_atomic_t call_timeout_killed = false;
+static TimestampTz call_deadline = 0;
+static int	call_timeout_ms = 0;
+/* in a parallel worker: no timer here, the deadline is read off the clock */
+static bool deadline_by_clock = false;
+static ErrorContextCallback deadline_context;
+
+/*
+ * Runs in the SIGALRM handler: keep it minimal.
+ */
+static void
+call_timeout_handler(void)
+{
+	call_timeout_fired = true;
+	if (!proc_exit_inprogress)
+	{
+		InterruptPending = true;
+		QueryCancelPending = true;
+		if (GetCurrentTimestamp() >=
+			TimestampTzPlusMilliseconds(call_deadline, NAT_DEADLINE_KILL_MS))
+		{
+			call_timeout_killed = true;
+			ProcDiePending = true;
+		}
+	}
+	SetLatch(MyLatch);
+}
+
+/* names the cause when the timer had to end the backend */
+static void
+deadline_error_context(void *arg)
+{
+	if (call_timeout_killed)
+		errcontext("a tool call ran past its time limit of %d ms and did not stop when cancelled",
+				   call_timeout_ms);
+}
+
+/*
+ * Called by the guard's hooks whenever the call starts a statement, a plan
+ * or a function: past the deadline nothing more may run.
+ */
+void
+nat_deadline_check(void)
+{
+	if (!call_timeout_fired &&
+		!(deadline_by_clock && GetCurrentTimestamp() >= call_deadline))
+		return;
+	if (GetCurrentTimestamp() >=
+		TimestampTzPlusMilliseconds(call_deadline, NAT_DEADLINE_GRACE_MS))
+		ereport(FATAL,
+				(errcode(ERRCODE_QUERY_CANCELED),
+				 errmsg("terminating connection because a tool call ran past its time limit of %d ms",
+						call_timeout_ms),
+				 errdetail("The call's code caught the cancel at its time limit and went on.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_QUERY_CANCELED),
+			 errmsg("canceling statement: the tool call ran past its time limit of %d ms",
+					call_timeout_ms)));
+}
+
+/*
+ * Arm the timer for a call that may run timeout_ms milliseconds.
+ */
+void
+nat_timer_arm(int timeout_ms)
+{
+	TimestampTz fin;
+
+	if (call_timeout_id == MAX_TIMEOUTS)
+		call_timeout_id = RegisterTimeout(USER_TIMEOUT, call_timeout_handler);
+
+	call_timeout_fired = false;
+	call_timeout_killed = false;
+	call_timeout_ms = timeout_ms;
+	fin = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), timeout_ms);
+	call_deadline = fin;
+	deadline_context.callback = deadline_error_context;
+	deadline_context.arg = NULL;
+	deadline_context.previous = error_context_stack;
+	error_context_stack = &deadline_context;
+	nat_enable_timeout(call_timeout_id, fin);
+}
+
+/*
+ * The deadline of the call whose timer is armed, and its time limit.
+ */
+TimestampTz
+nat_timer_deadline(int *timeout_ms)
+{
+	*timeout_ms = call_timeout_ms;
+	return call_deadline;
+}
+
+/*
+ * In a parallel worker: take the leader's deadline, checked against the
+ * clock by nat_deadline_check().
+ */
+void
+nat_timer_adopt(TimestampTz deadline, int timeout_ms)
+{
+	call_deadline = deadline;
+	call_timeout_ms = timeout_ms;
+	deadline_by_clock = true;
+}
+
+/*
+ * Disarm the timer.  Must be the first thing done on every exit path.
+ */
+void
+nat_timer_disarm(void)
+{
+	if (call_timeout_id != MAX_TIMEOUTS)
+		disable_timeout(call_timeout_id, false);
+	if (error_context_stack == &deadline_context)
+		error_context_stack = deadline_context.previous;
+}
+
+/*
+ * Did our timer fire during this call?  False if the outer
+ * statement_timeout fired too: that one is the client's and must win.
+ */
+bool
+nat_timer_fired(void)
+{
+	if (!call_timeout_fired)
+		return false;
+	if (get_timeout_indicator(STATEMENT_TIMEOUT, false))
+		return false;
+	return true;
+}

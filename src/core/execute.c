@@ -1,0 +1,772 @@
+/*-------------------------------------------------------------------------
+ *
+ * execute.c
+ *		  The execution core shared by every tool.
+ *
+ * Each call runs in its own subtransaction (the PL/Python pattern): a
+ * failed call leaves nothing behind and the caller's transaction stays
+ * usable.  Inside it, a GUC nest level carries transaction_read_only and
+ * lock_timeout for the call and is rolled back with AtEOXact_GUC(false),
+ * so nothing a statement SETs (settings, even SET ROLE) outlives the call.
+ * The private timer (call_timer.c) bounds the call's time.
+ *
+ * While the call runs, call_guard.c vets every statement and function the
+ * engine executes for it, at every nesting level.
+ *
+ * Errors are caught and become answers, with one exception that must reach
+ * the client as it is: a real cancel that our timer did not cause (the
+ * client's cancel request, pg_cancel_backend, or the outer
+ * statement_timeout).  A cancel SQLSTATE raised by the agent's own code
+ * (RAISE ... USING ERRCODE = 'query_canceled') is an error like any other.
+ *
+ * The tool only plans (plan.h); this file runs every plan: it is the one
+ * place that calls SPI, binds JSON values to the types PostgreSQL infers,
+ * fetches single values and applies the row and write caps.  Rows go
+ * through row_sink.c's receiver, which renders them straight into the
+ * answer under the caps; the rest of the answer is response.c's.
+ *
+ * IDENTIFICATION
+ *		  src/core/execute.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "access/xlog.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "nodes/params.h"
+#include "parser/parse_param.h"
+#include "storage/proc.h"
+#include "neon_ai_tools.h"
+#include "plan.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/resowner.h"
+
+/* calls in progress in this backend: tools do not nest */
+static int	call_depth = 0;
+
+/*
+ * Effective time limit of the call: the timeout_ms argument, or the
+ * neon_ai_tools.timeout default, never above neon_ai_tools.max_timeout.
+ */
+int
+nat_effective_timeout(ToolCall *call)
+{
+	const NatIntArg *timeout = &NAT_COMMON(call)->timeout_ms;
+	int64		ms = timeout->given ? timeout->value : nat_timeout_ms;
+
+	return (int) Min(ms, (int64) nat_max_timeout_ms);
+}
+
+/*
+ * Effective row caps: the limit argument, or neon_ai_tools.row_limit,
+ * never above neon_ai_tools.max_rows; and the byte budget.
+ */
+RowCaps
+nat_effective_row_caps(ToolCall *call)
+{
+	const NatIntArg *limit = &NAT_COMMON(call)->limit;
+	RowCaps		caps;
+
+	caps.max_rows = limit->given ? limit->value : nat_row_limit;
+	caps.max_rows = Min(caps.max_rows, (int64) nat_max_rows);
+	caps.max_bytes = nat_max_response_bytes;
+	return caps;
+}
+
+/*
+ * Settings in force for the call only, at the GUC nest level "nest".
+ *
+ * transaction_read_only is set with GUC_ACTION_LOCAL: from 17 on it is
+ * GUC_NO_RESET, and set_config_option() refuses GUC_ACTION_SAVE (the
+ * function-SET action) on it.  LOCAL is equally undone when the nest level
+ * is popped with AtEOXact_GUC(false) or the subtransaction rolls back, on
+ * every version.
+ */
+static void
+apply_call_settings(ToolCall *call)
+{
+	if (call->read_only)
+		(void) set_config_option("transaction_read_only", "on",
+								 PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_LOCAL, true, 0, false);
+
+	/* lock_timeout only tightens what the session already has */
+	if (nat_lock_timeout_ms > 0 &&
+		(LockTimeout == 0 || LockTimeout > nat_lock_timeout_ms))
+	{
+		char		value[32];
+
+		snprintf(value, sizeof(value), "%d", nat_lock_timeout_ms);
+		(void) set_config_option("lock_timeout", value,
+								 PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_SAVE, true, 0, false);
+	}
+}
+
+/*
+ * A value that did not convert to its column's type: an invalid_input
+ * error naming the argument path, the column and the type, with
+ * PostgreSQL's own message.  NULL if the error came from elsewhere.
+ */
+static ToolError *
+conversion_error(ErrorData *edata)
+{
+	char	   *path;
+	char	   *column;
+	Oid			typid;
+	ToolError  *err;
+
+	if (!nat_conversion_failed(&path, &column, &typid))
+		return NULL;
+	if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) != ERRCODE_DATA_EXCEPTION)
+		return NULL;
+	err = nat_error(NAT_ERR_INVALID_INPUT,
+					column ? "invalid value at %s for column \"%s\" of type %s: %s" :
+					"invalid value at %s%s for type %s: %s",
+					path, column ? column : "", format_type_be(typid),
+					nat_clip_quoted(edata->message));
+	err->path = path;
+	err->column = column;
+	err->sqlerrcode = edata->sqlerrcode;
+	err->suggestion = psprintf("Pass a value of type %s, in the format PostgreSQL accepts for it.",
+							   format_type_be(typid));
+	return err;
+}
+
+/*
+ * How the call ended, for the audit log: success, dry_run or
+ * error:<errorType>, from the call's state.
+ */
+static const char *
+call_outcome(ToolCall *call)
+{
+	if (call->error_type != NULL)
+		return psprintf("error:%s", call->error_type);
+	return call->dry_run ? "dry_run" : "success";
+}
+
+/*
+ * Is this the cancel of an interrupt (the client's cancel request,
+ * pg_cancel_backend, statement_timeout, our own timer), rather than the
+ * same SQLSTATE raised by the agent's code?  Interrupts are turned into
+ * errors by the backend's ProcessInterrupts(), which the error records as
+ * where it was raised; RAISE and ASSERT record PL/pgSQL's functions.  A
+ * caught cancel re-raised with a bare RAISE keeps its origin.
+ */
+static bool
+is_interrupt_cancel(ErrorData *edata)
+{
+	return edata->sqlerrcode == ERRCODE_QUERY_CANCELED &&
+		edata->funcname != NULL &&
+		strcmp(edata->funcname, "ProcessInterrupts") == 0;
+}
+
+/*
+ * Find the tool called name, or raise unknown_tool / tool_disabled (or
+ * read_only_violation for a write tool on a hot standby).
+ */
+static const ToolDef *
+find_available_tool(const char *name)
+{
+	const ToolDef *tool = nat_find_tool(name);
+	ToolError  *err;
+
+	if (tool && nat_tool_available(tool))
+		return tool;
+	if (tool && tool->writes && nat_read_only)
+	{
+		err = nat_error(NAT_ERR_TOOL_DISABLED,
+						"tool \"%s\" writes, and this role is read-only", nat_clip(name));
+		err->suggestion = pstrdup("Only reading tools are available (neon_ai_tools.read_only is on); read the data instead, or ask the database administrator.");
+	}
+	else if (tool && tool->writes && RecoveryInProgress() && nat_tool_enabled(tool->name))
+	{
+		/* what the engine itself answers a write on a standby: 25006 */
+		err = nat_error(NAT_ERR_READ_ONLY_VIOLATION,
+						"tool \"%s\" writes, and the server is a read-only hot standby", nat_clip(name));
+		err->sqlerrcode = ERRCODE_READ_ONLY_SQL_TRANSACTION;
+		err->suggestion = pstrdup(NAT_STANDBY_SUGGESTION);
+	}
+	else if (tool)
+	{
+		err = nat_error(NAT_ERR_TOOL_DISABLED,
+						"tool \"%s\" is not enabled for this role", nat_clip(name));
+		err->suggestion = nat_available_tool_names()[0] ?
+			psprintf("Use one of the enabled tools: %s.", nat_available_tool_names()) :
+			pstrdup("No tools are enabled for this role; ask the database administrator.");
+	}
+	else
+	{
+		const char *close = nat_closest_tool_name(name);
+
+		err = name[0] == '\0' ?
+			nat_error(NAT_ERR_UNKNOWN_TOOL, "no tool name was given") :
+			nat_error(NAT_ERR_UNKNOWN_TOOL, "tool \"%s\" does not exist", nat_clip(name));
+		err->suggestion = close ?
+			psprintf("Did you mean \"%s\"?", close) :
+			psprintf("Use one of the tools listed by ai_tool_list(): %s.",
+					 nat_available_tool_names());
+	}
+	nat_throw(err);
+}
+
+/*
+ * Run the call in its own subtransaction and return its answer, a success
+ * or an error, in call->cxt.  Everything that can fail (the tool, the
+ * checks at the end, building the success answer) runs inside PG_TRY, and
+ * the subtransaction is released only after PG_END_TRY: an error can
+ * never arrive after the release, when there is nothing left to roll back
+ * (which would be a FATAL).  The error answer is built after PG_END_TRY
+ * too, from the copied error data.
+ *
+ * A real cancel that our timer did not cause is re-thrown as it is.
+ */
+static Jsonb *
+run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
+{
+	ResourceOwner oldowner = CurrentResourceOwner;
+	MemoryContext callcxt = call->cxt;
+	Jsonb	   *volatile answer = NULL;
+	ErrorData  *volatile edata = NULL;
+	ToolError  *err;
+	bool		ours;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(callcxt);
+
+	PG_TRY();
+	{
+		const ToolDef *tool;
+		ToolPlan	plan;
+		int			nest;
+		int			timeout_ms;
+
+		nat_check_connection();
+		tool = call->tool = find_available_tool(name);
+		call->operation = tool->operation;
+		call->args = nat_normalize_args(tool, args);
+		call->targs = nat_decode_args(tool, call->args);
+		call->timeout_ms = nat_effective_timeout(call);
+		call->read_only = tool->read_only || nat_read_only ||
+			NAT_COMMON(call)->read_only.value;
+
+		nest = NewGUCNestLevel();
+		apply_call_settings(call);
+		nat_timer_arm(call->timeout_ms);
+		call->deadline = nat_timer_deadline(&timeout_ms);
+		nat_guard_begin(call->read_only, callcxt);	/* after: reads the deadline */
+
+		/* validated and decoded (above); planned; run and rendered */
+		nat_response_begin(call);
+		nat_plan_init(call, &plan);
+		tool->plan(call, call->targs, &plan);
+		nat_run_plan(call, &plan);
+
+		/* disarm, then let a cancel that raced with the end surface here */
+		nat_timer_disarm();
+		CHECK_FOR_INTERRUPTS();
+		/* code that caught the cancel and finished anyway still timed out */
+		if (nat_timer_fired())
+			ereport(ERROR,
+					(errcode(ERRCODE_QUERY_CANCELED),
+					 errmsg("canceling statement: the tool call ran past its time limit of %d ms",
+							call->timeout_ms)));
+		nat_guard_check_end();
+		nat_guard_end();
+		AtEOXact_GUC(false, nest);
+
+		MemoryContextSwitchTo(callcxt);
+		answer = nat_response_finish(call);
+	}
+	PG_CATCH();
+	{
+		nat_timer_disarm();
+		nat_guard_end();
+		MemoryContextSwitchTo(callcxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+	}
+	PG_END_TRY();
+
+	if (edata == NULL)
+	{
+		if (call->dry_run)
+			RollbackAndReleaseCurrentSubTransaction();	/* keep nothing */
+		else
+			ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(callcxt);
+		CurrentResourceOwner = oldowner;
+		return answer;
+	}
+
+	ours = nat_timer_fired();
+	RollbackAndReleaseCurrentSubTransaction();
+	MemoryContextSwitchTo(callcxt);
+	CurrentResourceOwner = oldowner;
+	err = nat_take_pending_error();
+
+	if (is_interrupt_cancel(edata) && !ours)
+		ReThrowError(edata);
+
+	/* a re-fire of our timer must not cancel the caller's statement */
+	if (ours)
+		QueryCancelPending = false;
+	call->timed_out = ours && edata->sqlerrcode == ERRCODE_QUERY_CANCELED;
+
+	if (edata->sqlerrcode != ERRCODE_NAT_TOOL_ERROR)
+		err = NULL;
+	if (err == NULL && !call->timed_out)
+		err = conversion_error(edata);
+	return nat_error_response(call, edata, err);
+}
+
+/*
+ * Run one tool call and return its answer, allocated in the caller's
+ * memory context.  Expected failures become error answers.
+ *
+ * Tools do not nest: call_depth says a call is in progress, and is
+ * restored on every way out, errors included (pg_stat_statements keeps
+ * its nesting level the same way).
+ */
+Jsonb *
+nat_run_tool_call(const char *name, Jsonb *args)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
+	MemoryContext callcxt;
+	ToolCall   *call;
+	Jsonb	   *volatile answer = NULL;
+	Jsonb	   *result;
+
+	if (call_depth > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("ai_tool_call() cannot be called from inside a tool call")));
+	/* a call needs a subtransaction, which parallel mode cannot start */
+	if (IsInParallelMode())
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TRANSACTION_STATE),
+				 errmsg("ai_tool_call() cannot run in a parallel operation"),
+				 errhint("Declare functions that call ai_tool_call() PARALLEL UNSAFE.")));
+
+	callcxt = AllocSetContextCreate(CurrentMemoryContext,
+									"neon_ai_tools call",
+									ALLOCSET_DEFAULT_SIZES);
+	MemoryContextSwitchTo(callcxt);
+	call = palloc0(sizeof(ToolCall));
+	/* answers and the audit log quote the name: clipped, it may be huge */
+	call->tool_name = nat_clip(name);
+	call->args = args;
+	call->affected_rows = -1;
+	call->cxt = callcxt;
+	INSTR_TIME_SET_CURRENT(call->start);
+	nat_set_error_context(callcxt);
+	nat_clear_pending_error();
+	nat_conversion_reset();
+
+	call_depth++;
+	PG_TRY();
+	{
+		answer = run_in_subtransaction(call, name, args);
+	}
+	PG_FINALLY();
+	{
+		call_depth--;
+		nat_set_error_context(NULL);
+	}
+	PG_END_TRY();
+
+	nat_audit_call(call, call_outcome(call));
+
+	/* copy the answer out before the call's memory goes */
+	MemoryContextSwitchTo(oldcxt);
+	result = palloc(VARSIZE(answer));
+	memcpy(result, answer, VARSIZE(answer));
+	MemoryContextDelete(callcxt);
+	return result;
+}
+
+/*
+ * Raise limit_exceeded: the statement would change more rows than the cap.
+ */
+static void
+throw_limit_exceeded(ToolCall *call, int64 affected, int64 max_affected)
+{
+	ToolError  *err = nat_error(NAT_ERR_LIMIT_EXCEEDED,
+								"this %s would change " INT64_FORMAT " rows, more than the limit of " INT64_FORMAT "; nothing was changed",
+								strcmp(call->operation, "execute") == 0 ? "statement" : call->operation,
+								affected, max_affected);
+
+	err->suggestion = psprintf("Narrow the where filter so that at most " INT64_FORMAT " rows match, or raise max_affected if the server's limit allows.",
+							   max_affected);
+	err->suggested_actions = list_make2(pstrdup("Run the same call with \"dry_run\": true to preview which rows match."),
+										pstrdup("Split the change into smaller batches with narrower filters."));
+	if (call->table)
+		err->affected_resources = list_make1(call->table);
+	nat_throw(err);
+}
+
+/*
+ * Parse a one-shot statement's $n with the bound values' types.
+ */
+static void
+fixed_params_setup(ParseState *pstate, void *arg)
+{
+	QueryParams *params = (QueryParams *) arg;
+
+	setup_parse_fixed_parameters(pstate, params->types, params->count);
+}
+
+/*
+ * The bound values as a ParamListInfo, constant for the planner.
+ */
+static ParamListInfo
+param_list(QueryParams *params)
+{
+	ParamListInfo list;
+	int			i;
+
+	if (params->count == 0)
+		return NULL;
+	list = makeParamList(params->count);
+	for (i = 0; i < params->count; i++)
+	{
+		list->params[i].ptype = params->types[i];
+		list->params[i].value = params->values[i];
+		list->params[i].isnull = params->nulls[i] == 'n';
+		list->params[i].pflags = PARAM_FLAG_CONST;
+	}
+	return list;
+}
+
+/*
+ * Run one statement of any kind and push its result into the answer at
+ * the current level of call->state: "columns" and "data" for the rows it
+ * returns ("data" is empty when it returns none), under the caps.
+ *
+ * The rows go through row_sink.c's receiver, which renders them as they
+ * come: a query stops at the caps, a data-modifying statement runs to its
+ * end with its RETURNING rows past the caps counted and dropped.  A query
+ * (query = true) returns the number of rows pushed; any other statement
+ * returns the number of rows it affected (SPI_processed), and past
+ * max_affected (if >= 0) a limit_exceeded error unwinds the call's
+ * subtransaction, so nothing is changed.  The cap is checked on the
+ * count, never through SPI's tcount, which would silently stop a
+ * data-modifying statement part way.
+ */
+static int64
+execute_statement(ToolCall *call, const char *sql, QueryParams *params,
+				  bool query, int64 max_affected, RowCaps caps,
+				  RowResult *result)
+{
+	SPIPlanPtr	plan;
+	SPIExecuteOptions options;
+	DestReceiver *sink;
+	int64		affected;
+	int			rc;
+
+	call->query = MemoryContextStrdup(call->cxt, sql);
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	plan = nat_prepare_cached(sql, params->count, params->types,
+							  call->query_source ? NAT_SQL_AGENT : NAT_SQL_GENERATED);
+
+	sink = nat_row_sink_create(call, caps, result);
+	memset(&options, 0, sizeof(options));
+	options.params = param_list(params);
+	options.dest = sink;
+
+	/*
+	 * SPI's read_only flag would refuse utility statements that only read
+	 * (EXPLAIN, SHOW); read-only calls are enforced by transaction_read_only
+	 * and call_guard.c instead.  A query in a read-only call runs on the
+	 * call's snapshot.
+	 */
+	options.read_only = query && call->read_only;
+	if (plan != NULL)
+		rc = SPI_execute_plan_extended(plan, &options);
+	else
+	{
+		/* not to be kept: a one-shot plan, planned, run and freed */
+		if (options.params)
+		{
+			options.params->parserSetup = fixed_params_setup;
+			options.params->parserSetupArg = params;
+		}
+		rc = SPI_execute_extended(sql, &options);
+	}
+	if (rc < 0)
+		elog(ERROR, "SPI_execute failed: %s", SPI_result_code_string(rc));
+	nat_plan_cache_settle();
+	nat_row_sink_close(sink);
+	affected = (int64) SPI_processed;	/* SPI_finish() restores the caller's */
+	SPI_finish();
+
+	if (query)
+		return result->row_count;
+
+	call->affected_rows = Max(call->affected_rows, 0) + affected;
+	if (max_affected >= 0 && affected > max_affected)
+		throw_limit_exceeded(call, affected, max_affected);
+	return affected;
+}
+
+
+/*
+ * Run a statement that returns one row of one column, and return that
+ * value (never null), copied into the call's memory.  The SQL is run as
+ * one shot, not cached.  SPI's read_only flag would refuse a utility
+ * statement (EXPLAIN): only generated queries of a read-only call run on
+ * the call's snapshot.
+ */
+static Datum
+fetch_value(ToolCall *call, const char *sql, QueryParams *params,
+			bool read_only)
+{
+	Form_pg_attribute att;
+	MemoryContext old;
+	Datum		value;
+	bool		isnull;
+	int			rc;
+
+	call->query = MemoryContextStrdup(call->cxt, sql);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	rc = SPI_execute_with_args(sql, params->count, params->types,
+							   params->values, params->nulls, read_only, 0);
+	if (rc < 0 || SPI_processed != 1 || SPI_tuptable == NULL)
+		elog(ERROR, "a query for one value returned no row: %s",
+			 SPI_result_code_string(rc));
+	value = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (isnull)
+		elog(ERROR, "a query for one value returned null");
+
+	/* copy it out of SPI's memory before it goes */
+	att = TupleDescAttr(SPI_tuptable->tupdesc, 0);
+	old = MemoryContextSwitchTo(call->cxt);
+	if (att->attlen == -1)
+		value = PointerGetDatum(PG_DETOAST_DATUM_COPY(value));
+	else
+		value = datumCopy(value, att->attbyval, att->attlen);
+	MemoryContextSwitchTo(old);
+	SPI_finish();
+	return value;
+}
+
+/*
+ * Bind the JSON params to the types inferred for $1..$ntypes; "what" names
+ * the statement in the error when values are missing.
+ */
+static void
+bind_json_params(QueryParams *bound, JsonbValue *params, Oid *types,
+				 int ntypes, const char *what)
+{
+	int			given = params ? JsonContainerSize(params->val.binary.data) : 0;
+	int			i;
+
+	if (ntypes > given)
+		nat_invalid_param("$.params",
+						  psprintf("Pass %d values in params, one for each of $1 to $%d.", ntypes, ntypes),
+						  "%s uses $%d but params has %d value%s",
+						  what, ntypes, given, given == 1 ? "" : "s");
+	for (i = 0; i < ntypes; i++)
+	{
+		JsonbValue *value;
+		bool		isnull;
+		Datum		d;
+
+		CHECK_FOR_INTERRUPTS();
+		value = getIthJsonbValueFromContainer(params->val.binary.data, i);
+		d = nat_convert_value(value, types[i], -1,
+							  psprintf("$.params[%d]", i), NULL, &isnull);
+
+		nat_params_add(bound, types[i], d, isnull);
+	}
+}
+
+/*
+ * Analyse one of the agent's statements (source is the text it points
+ * into), check the functions it calls, and bind the JSON params to the
+ * types inferred for its placeholders.
+ */
+static Query *
+analyze_and_bind(ToolCall *call, ToolPlan *plan, RawStmt *rs,
+				 const char *source, QueryParams *bound, const char *what)
+{
+	Oid		   *types;
+	int			ntypes;
+	Query	   *query;
+
+	query = nat_analyze_statement(rs, source, &types, &ntypes);
+	nat_check_query_functions(query, call->read_only, "$.sql");
+	nat_params_init(bound);
+	bind_json_params(bound, plan->json_params, types, ntypes, what);
+	return query;
+}
+
+/*
+ * Does the statement change data (so that affectedRows and the write cap
+ * apply)?
+ */
+static bool
+changes_rows(Query *query)
+{
+	return query->commandType == CMD_INSERT ||
+		query->commandType == CMD_UPDATE ||
+		query->commandType == CMD_DELETE ||
+		query->commandType == CMD_MERGE ||
+		query->hasModifyingCTE;
+}
+
+/*
+ * Run one of the agent's statements and render its result at the current
+ * level of the answer.  Returns whether its rows were truncated.
+ */
+static bool
+run_agent_statement(ToolCall *call, ToolPlan *plan, RawStmt *rs, int index)
+{
+	char	   *what = plan->multiple ? psprintf("statement %d", index + 1) : "the statement";
+	Query	   *query;
+	QueryParams bound;
+	RowResult	rows;
+	int64		affected;
+	bool		modifies;
+
+	/*
+	 * The statement's analysis, bound values and execution live in a
+	 * context of their own, freed when it has run: only its rows stay, in
+	 * the answer (row_sink.c puts them in the call's context).  So many
+	 * statements cost no more than the largest of them.
+	 */
+	MemoryContext stmtcxt = AllocSetContextCreate(call->cxt,
+												  "neon_ai_tools statement",
+												  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(stmtcxt);
+
+	/* analysis errors point into the agent's whole text, which the call keeps */
+	call->query = (char *) plan->source;
+	query = analyze_and_bind(call, plan, rs, plan->source, &bound, what);
+
+	modifies = changes_rows(query);
+	affected = execute_statement(call, nat_statement_text(plan->source, rs), &bound,
+								 query->commandType == CMD_SELECT && !modifies,
+								 modifies ? plan->max_affected : -1,
+								 plan->caps, &rows);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(stmtcxt);
+	nat_response_statement_end(call, modifies, affected, &rows, plan->multiple);
+	return rows.truncated;
+}
+
+/*
+ * Run the agent's statements in order, each rendered as it ends: at the
+ * top level of the answer for one, as one object of "data" each for
+ * several.
+ */
+static void
+run_agent_statements(ToolCall *call, ToolPlan *plan)
+{
+	ListCell   *lc;
+	bool		truncated = false;
+
+	if (!plan->multiple)
+	{
+		(void) run_agent_statement(call, plan, linitial_node(RawStmt, plan->statements), 0);
+		return;
+	}
+	nat_response_statements_begin(call);
+	foreach(lc, plan->statements)
+	{
+		RawStmt    *rs = lfirst_node(RawStmt, lc);
+
+		nat_response_statement_begin(call, foreach_current_index(lc),
+									 nat_statement_tag(rs));
+		truncated |= run_agent_statement(call, plan, rs, foreach_current_index(lc));
+	}
+	nat_response_statements_end(call, list_length(plan->statements), truncated);
+}
+
+/*
+ * An empty plan for the call: the call's row caps, no write cap.
+ */
+void
+nat_plan_init(ToolCall *call, ToolPlan *plan)
+{
+	memset(plan, 0, sizeof(ToolPlan));
+	nat_params_init(&plan->params);
+	plan->caps = nat_effective_row_caps(call);
+	plan->max_affected = -1;
+}
+
+/*
+ * Add a key of the tool's own to the answer.
+ */
+void
+nat_plan_add_field(ToolPlan *plan, const char *key, AnswerFieldKind kind,
+				   int64 value)
+{
+	AnswerField *field = palloc(sizeof(AnswerField));
+
+	field->key = key;
+	field->kind = kind;
+	field->value = value;
+	plan->answer_fields = lappend(plan->answer_fields, field);
+}
+
+/*
+ * Run the plan and render its answer (response.c).
+ */
+void
+nat_run_plan(ToolCall *call, ToolPlan *plan)
+{
+	PlanResult	result;
+
+	memset(&result, 0, sizeof(result));
+	result.affected = -1;
+	switch (plan->run)
+	{
+		case PLAN_ROWS:
+			(void) execute_statement(call, plan->sql, &plan->params, true, -1,
+									 plan->caps, &result.rows);
+			break;
+		case PLAN_WRITE:
+			result.affected = execute_statement(call, plan->sql, &plan->params,
+												false, plan->max_affected,
+												plan->caps, &result.rows);
+			break;
+		case PLAN_UTILITY:
+			if (plan->affected_from == PLAN_AFFECTED_COUNT)
+			{
+				QueryParams none;
+
+				/* not read-only: a snapshot taken now that the lock is held */
+				nat_params_init(&none);
+				result.affected = DatumGetInt64(fetch_value(call, plan->count_sql,
+															&none, false));
+			}
+			else if (plan->affected_from == PLAN_AFFECTED_CONSTANT)
+				result.affected = plan->affected_constant;
+			(void) execute_statement(call, plan->sql, &plan->params, false, -1,
+									 plan->caps, &result.rows);
+			break;
+		case PLAN_VALUE:
+			/* the agent's statement (EXPLAIN of it) is bound only now */
+			if (plan->statements != NIL)
+				(void) analyze_and_bind(call, plan,
+										linitial_node(RawStmt, plan->statements),
+										plan->sql, &plan->params, "the statement");
+			result.value = fetch_value(call, plan->sql, &plan->params,
+									   call->read_only && plan->statements == NIL);
+			break;
+		case PLAN_AGENT:
+			run_agent_statements(call, plan);
+			return;
+	}
+	nat_response_plan(call, plan, &result);
+}

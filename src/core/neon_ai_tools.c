@@ -1,0 +1,141 @@
+/*-------------------------------------------------------------------------
+ *
+ * neon_ai_tools.c
+ *		  SQL entry points of the neon_ai_tools extension.
+ *
+ * Thin shells: they check the SQL-level arguments and hand over to the
+ * registry (ai_tool_list) or the execution core (ai_tool_call).  Misuse of
+ * the SQL API itself raises an ordinary ERROR, and so does every call in a
+ * session whose administrator's settings could not be restored after a
+ * refused startup option (guc_policy.c); everything that goes wrong inside
+ * a tool comes back as an error answer.
+ *
+ * IDENTIFICATION
+ *		  src/core/neon_ai_tools.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/detoast.h"
+#include "fmgr.h"
+#include "mb/pg_wchar.h"
+#include "neon_ai_tools.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+
+PG_MODULE_MAGIC;
+
+void		_PG_init(void);
+
+PG_FUNCTION_INFO_V1(ai_tool_list);
+PG_FUNCTION_INFO_V1(ai_tool_call);
+PG_FUNCTION_INFO_V1(ai_error_info);
+
+/*
+ * Module load: define the settings, install the hooks that guard calls.
+ */
+void
+_PG_init(void)
+{
+	nat_define_settings();
+	nat_guard_install();
+}
+
+/*
+ * ai_tool_list(format text DEFAULT 'native') returns jsonb
+ *
+ * The catalog of the tools enabled for the caller.
+ */
+Datum
+ai_tool_list(PG_FUNCTION_ARGS)
+{
+	char	   *format;
+
+	nat_policy_check();
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("format must not be null"),
+				 errhint("Valid formats are \"native\", \"openai\", \"openai_strict\", \"anthropic\", \"mcp\" and \"gemini\".")));
+	format = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	PG_RETURN_JSONB_P(nat_tool_catalog(format));
+}
+
+/*
+ * ai_tool_call(name text, args jsonb DEFAULT '{}') returns jsonb
+ *
+ * Runs one tool as the caller.  NULL args mean no arguments.
+ */
+Datum
+ai_tool_call(PG_FUNCTION_ARGS)
+{
+	char	   *name;
+	Jsonb	   *args;
+
+	nat_policy_check();
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("tool name must not be null"),
+				 errhint("Call ai_tool_list() to see the tools.")));
+	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+
+	if (PG_ARGISNULL(1))
+		args = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum("{}")));
+	else
+		args = PG_GETARG_JSONB_P(1);
+	if (!JB_ROOT_IS_OBJECT(args) || JB_ROOT_IS_SCALAR(args))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("tool arguments must be a JSON object"),
+				 errhint("Pass the arguments as an object, e.g. '{\"table\": \"orders\"}'.")));
+
+	PG_RETURN_JSONB_P(nat_run_tool_call(name, args));
+}
+
+/*
+ * ai_error_info(message text, code text DEFAULT NULL) returns jsonb
+ *
+ * The error classifier on its own, for error text from PostgreSQL, MySQL
+ * or SeekDB/OceanBase (error_patterns.c).  code may be a SQLSTATE, a
+ * MySQL/OceanBase error number or an ORA- code; NULL means look for one in
+ * the text.  A NULL message is misuse of the SQL API, like a NULL tool
+ * name.  Only the first NAT_ERROR_TEXT_READ bytes of the message and
+ * NAT_ECHO_CHARS bytes of the code are read.
+ */
+/*
+ * The first max_bytes bytes of a text argument (whole characters), without
+ * detoasting or copying the rest; *unread is set to the bytes left out.
+ */
+static char *
+text_start(Datum d, int max_bytes, int64 *unread)
+{
+	int64		total = (int64) toast_raw_datum_size(d) - VARHDRSZ;
+	text	   *slice = DatumGetTextPSlice(d, 0, max_bytes);
+	int			len = VARSIZE_ANY_EXHDR(slice);
+
+	len = pg_mbcliplen(VARDATA_ANY(slice), len, len);
+	*unread = total - len;
+	return pnstrdup(VARDATA_ANY(slice), len);
+}
+
+Datum
+ai_error_info(PG_FUNCTION_ARGS)
+{
+	char	   *message;
+	char	   *code = NULL;
+	int64		unread;
+	int64		code_unread = 0;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("error message must not be null"),
+				 errhint("Pass the error text as the database reported it; only the code may be NULL.")));
+	/* only the start is read: a huge text gets a small answer (README) */
+	message = text_start(PG_GETARG_DATUM(0), NAT_ERROR_TEXT_READ, &unread);
+	if (!PG_ARGISNULL(1))
+		code = text_start(PG_GETARG_DATUM(1), NAT_ECHO_CHARS, &code_unread);
+	PG_RETURN_JSONB_P(nat_error_info(message, unread, code, code_unread));
+}

@@ -1,0 +1,251 @@
+/*-------------------------------------------------------------------------
+ *
+ * values.c
+ *		  Bound parameters, and agent-supplied JSON values as Datums.
+ *
+ * Every value an agent supplies reaches PostgreSQL as a bound parameter of
+ * the column's (or operator's) type, converted by that type's own input
+ * function: a number or a string "5" becomes an integer through int4in, a
+ * JSON array becomes a PostgreSQL array element by element, an object
+ * becomes json or jsonb.  Nothing is pasted into SQL text.
+ *
+ * IDENTIFICATION
+ *		  src/sql/values.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "neon_ai_tools.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/numeric.h"
+
+/*
+ * Where the value being converted came from, so that a conversion error
+ * can name the argument, the column and the type.  Fixed buffers: they
+ * must survive the subtransaction abort that the error causes.
+ */
+static bool conversion_active = false;
+static char conversion_path[256];
+static char conversion_key[NAMEDATALEN * 2];
+static char conversion_column[NAMEDATALEN];
+static Oid	conversion_type;
+
+/*
+ * Convert an argument value for a column (or operator input) of type
+ * typid, remembering where it came from until the conversion succeeds.
+ * The value's JSON path is 'path', or 'path'.'key' when key is given (the
+ * two are joined only if the conversion fails: this runs once per value).
+ */
+Datum
+nat_convert_member(JsonbValue *value, Oid typid, int32 typmod,
+				   const char *path, const char *key, const char *column,
+				   bool *isnull)
+{
+	Datum		result;
+
+	strlcpy(conversion_path, path ? path : "", sizeof(conversion_path));
+	strlcpy(conversion_key, key ? key : "", sizeof(conversion_key));
+	strlcpy(conversion_column, column ? column : "", sizeof(conversion_column));
+	conversion_type = typid;
+	conversion_active = true;
+	result = nat_json_to_datum(value, typid, typmod, isnull);
+	conversion_active = false;
+	return result;
+}
+
+Datum
+nat_convert_value(JsonbValue *value, Oid typid, int32 typmod,
+				  const char *path, const char *column, bool *isnull)
+{
+	return nat_convert_member(value, typid, typmod, path, NULL, column, isnull);
+}
+
+/*
+ * If an error interrupted a conversion, say where (strings in the caller's
+ * memory) and forget it.
+ */
+bool
+nat_conversion_failed(char **path, char **column, Oid *typid)
+{
+	if (!conversion_active)
+		return false;
+	conversion_active = false;
+	*path = conversion_key[0] ?
+		psprintf("%s.%s", conversion_path, conversion_key) : pstrdup(conversion_path);
+	*column = conversion_column[0] ? pstrdup(conversion_column) : NULL;
+	*typid = conversion_type;
+	return true;
+}
+
+void
+nat_conversion_reset(void)
+{
+	conversion_active = false;
+}
+
+/*
+ * Start an empty parameter list.
+ */
+void
+nat_params_init(QueryParams *params)
+{
+	params->count = 0;
+	params->capacity = 8;
+	params->types = palloc(sizeof(Oid) * params->capacity);
+	params->values = palloc(sizeof(Datum) * params->capacity);
+	params->nulls = palloc(sizeof(char) * params->capacity);
+}
+
+/*
+ * Add a parameter; returns its number n, for "$n".
+ */
+int
+nat_params_add(QueryParams *params, Oid type, Datum value, bool isnull)
+{
+	if (params->count == params->capacity)
+	{
+		params->capacity *= 2;
+		params->types = repalloc(params->types, sizeof(Oid) * params->capacity);
+		params->values = repalloc(params->values, sizeof(Datum) * params->capacity);
+		params->nulls = repalloc(params->nulls, sizeof(char) * params->capacity);
+	}
+	params->types[params->count] = type;
+	params->values[params->count] = isnull ? (Datum) 0 : value;
+	params->nulls[params->count] = isnull ? 'n' : ' ';
+	return ++params->count;
+}
+
+/*
+ * Convert an array value to a PostgreSQL array of typid, element by
+ * element, so nested JSON arrays become multi-dimensional arrays only
+ * when the input function of the array type accepts them.
+ */
+static Datum
+json_array_to_datum(JsonbValue *value, Oid typid, int32 typmod)
+{
+	Oid			elemtype = get_element_type(typid);
+	JsonbIterator *it;
+	JsonbValue	elem;
+	JsonbIteratorToken tok;
+	List	   *datums = NIL;
+	List	   *nullflags = NIL;
+	int			n,
+				i;
+	Datum	   *elems;
+	bool	   *nulls;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	int			dims[1];
+	int			lbs[1] = {1};
+	ListCell   *lc,
+			   *lc2;
+
+	Assert(value->type == jbvBinary);
+	it = JsonbIteratorInit(value->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &elem, true)) != WJB_DONE)
+	{
+		bool		isnull;
+		Datum		d;
+
+		CHECK_FOR_INTERRUPTS();
+		if (tok != WJB_ELEM)
+			continue;
+		d = nat_json_to_datum(&elem, elemtype, -1, &isnull);
+		datums = lappend(datums, (void *) DatumGetPointer(d));
+		nullflags = lappend_int(nullflags, isnull);
+	}
+
+	n = list_length(datums);
+	elems = palloc(sizeof(Datum) * Max(n, 1));
+	nulls = palloc(sizeof(bool) * Max(n, 1));
+	i = 0;
+	forboth(lc, datums, lc2, nullflags)
+	{
+		elems[i] = PointerGetDatum(lfirst(lc));
+		nulls[i] = lfirst_int(lc2);
+		i++;
+	}
+	dims[0] = n;
+	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
+	if (n == 0)
+		return PointerGetDatum(construct_empty_array(elemtype));
+	return PointerGetDatum(construct_md_array(elems, nulls, 1, dims, lbs,
+											  elemtype, typlen, typbyval,
+											  typalign));
+}
+
+/*
+ * Convert one agent-supplied JSON value to a Datum of type typid.
+ *
+ * Scalars go through the type's input function as text, so coercion rules
+ * are PostgreSQL's own (and its error messages, e.g. 22P02, are what the
+ * agent sees).  JSON null is SQL NULL.  Arrays become arrays of the element
+ * type; objects and arrays become json/jsonb when that is the target type.
+ */
+Datum
+nat_json_to_datum(JsonbValue *value, Oid typid, int32 typmod, bool *isnull)
+{
+	Oid			infunc;
+	Oid			ioparam;
+	char	   *text;
+
+	*isnull = false;
+	if (value->type == jbvNull)
+	{
+		*isnull = true;
+		return (Datum) 0;
+	}
+
+	/* json and jsonb targets take any JSON value as it is */
+	if (typid == JSONBOID)
+		return JsonbPGetDatum(JsonbValueToJsonb(value));
+	if (typid == JSONOID)
+	{
+		Jsonb	   *jb = JsonbValueToJsonb(value);
+
+		return CStringGetTextDatum(JsonbToCString(NULL, &jb->root,
+												  VARSIZE(jb)));
+	}
+
+	/*
+	 * A JSON number for a numeric or integer column needs no round trip
+	 * through text.  Integers only when the number has no decimals (scale
+	 * 0), so that 2.5 is still refused by the integer's input function
+	 * rather than rounded.
+	 */
+	if (value->type == jbvNumeric)
+	{
+		Datum		n = NumericGetDatum(value->val.numeric);
+
+		if (typid == NUMERICOID)
+			return typmod >= 0 ?
+				DirectFunctionCall2(numeric, n, Int32GetDatum(typmod)) : n;
+		if ((typid == INT4OID || typid == INT8OID || typid == INT2OID) &&
+			DatumGetInt32(DirectFunctionCall1(numeric_scale, n)) == 0)
+			return typid == INT4OID ? DirectFunctionCall1(numeric_int4, n) :
+				typid == INT8OID ? DirectFunctionCall1(numeric_int8, n) :
+				DirectFunctionCall1(numeric_int2, n);
+	}
+
+	/*
+	 * A JSON array builds a true array (one whose input function is
+	 * array_in).  Types that only look like arrays (int2vector, oidvector:
+	 * no NULLs, one dimension, their own input rules) are left to their
+	 * input function, which refuses what they cannot hold instead of
+	 * storing a value nothing can output.
+	 */
+	getTypeInputInfo(typid, &infunc, &ioparam);
+	if (value->type == jbvBinary &&
+		JsonContainerIsArray(value->val.binary.data) && infunc == F_ARRAY_IN)
+		return json_array_to_datum(value, typid, typmod);
+
+	text = nat_json_value_text(value);
+	return OidInputFunctionCall(infunc, text, ioparam, typmod);
+}

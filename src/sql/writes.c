@@ -1,0 +1,141 @@
+/*-------------------------------------------------------------------------
+ *
+ * writes.c
+ *		  Rules shared by the tools that change rows.
+ *
+ * update_data and delete_data refuse to touch every row of a table unless
+ * the agent says so (confirm_all_rows), and then warn about it; they never
+ * change more rows than the smaller of max_affected and
+ * neon_ai_tools.max_affected_rows (execute.c rolls back past it); a dry run
+ * reports what would change and keeps nothing.
+ *
+ * IDENTIFICATION
+ *		  src/sql/writes.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/relation.h"
+#include "miscadmin.h"
+#include "neon_ai_tools.h"
+#include "utils/acl.h"
+#include "utils/rel.h"
+
+/*
+ * Is the where argument a real filter?  Absent, null and {} are not.
+ */
+static bool
+has_filter(JsonbValue *where)
+{
+	if (where == NULL)
+		return false;
+	if (where->type == jbvBinary && JsonContainerIsObject(where->val.binary.data) &&
+		JsonContainerSize(where->val.binary.data) == 0)
+		return false;
+	return true;
+}
+
+/*
+ * Append " WHERE <filter>" for the where argument, or refuse to go on
+ * without one unless confirm_all_rows is true (then add a data-loss
+ * warning).  'verb' is "update" or "delete".
+ */
+void
+nat_deparse_write_filter(StringInfo buf, ToolCall *call, Oid relid,
+						 QueryParams *params, const char *verb)
+{
+	JsonbValue *where = NAT_COMMON(call)->where;
+
+	if (has_filter(where))
+	{
+		appendStringInfoString(buf, " WHERE ");
+		nat_deparse_where(buf, relid, where, params, "$.where");
+		return;
+	}
+
+	if (!NAT_COMMON(call)->confirm_all_rows.value)
+	{
+		ToolError  *err = nat_error(NAT_ERR_CONFIRMATION_REQUIRED,
+									"%s without a where filter would %s every row of %s",
+									verb, verb, call->table);
+
+		err->path = pstrdup("$.where");
+		err->suggestion = psprintf("Add a where filter for the rows to %s; only if every row must go, pass \"confirm_all_rows\": true.",
+								   verb);
+		err->suggested_actions = list_make2(pstrdup("Add \"where\" naming the rows, e.g. {\"id\": 42}."),
+											pstrdup("Preview with \"dry_run\": true first."));
+		err->affected_resources = list_make1(call->table);
+		nat_throw(err);
+	}
+	nat_add_warning(call,
+					psprintf("Every row of %s %s %s (confirm_all_rows): this may be data loss.",
+							 call->table, call->dry_run ? "would be" : "was",
+							 strcmp(verb, "update") == 0 ? "updated" : "deleted"));
+}
+
+/*
+ * The write cap of this call: max_affected if given, never above
+ * neon_ai_tools.max_affected_rows (validation already refused more).
+ */
+int64
+nat_effective_max_affected(ToolCall *call)
+{
+	const NatIntArg *max_affected = &NAT_COMMON(call)->max_affected;
+
+	return max_affected->given ?
+		Min(max_affected->value, (int64) nat_max_affected_rows) :
+		nat_max_affected_rows;
+}
+
+/*
+ * Append " RETURNING <columns>" for the returning argument; none for an
+ * empty list.  By default every column the caller may read: all of them
+ * with SELECT on the table, the granted ones with column privileges, and
+ * none for a role that may write but not read.
+ */
+void
+nat_deparse_returning(StringInfo buf, ToolCall *call, Oid relid)
+{
+	JsonbValue *returning = NAT_COMMON(call)->returning;
+	Relation	rel;
+	TupleDesc	tupdesc;
+	int			n = 0;
+	int			i;
+
+	if (returning && returning->type == jbvBinary &&
+		JsonContainerSize(returning->val.binary.data) == 0)
+		return;
+	if (returning || pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) == ACLCHECK_OK)
+	{
+		appendStringInfoString(buf, " RETURNING ");
+		nat_deparse_column_list(buf, relid, returning, "$.returning");
+		return;
+	}
+
+	rel = relation_open(relid, AccessShareLock);
+	tupdesc = RelationGetDescr(rel);
+	for (i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+
+		if (att->attisdropped ||
+			pg_attribute_aclcheck(relid, att->attnum, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+			continue;
+		appendStringInfoString(buf, n++ == 0 ? " RETURNING " : ", ");
+		nat_deparse_column(buf, relid, att->attnum);
+	}
+	relation_close(rel, AccessShareLock);
+}
+
+/*
+ * Start a write: resolve the table, note whether it is a dry run.
+ */
+Oid
+nat_begin_write(ToolCall *call)
+{
+	Oid			relid = nat_resolve_call_table(call);
+
+	call->dry_run = NAT_COMMON(call)->dry_run.value;
+	return relid;
+}

@@ -1,0 +1,352 @@
+/*-------------------------------------------------------------------------
+ *
+ * select_query.c
+ *		  The select_query tool.
+ *
+ * Generates
+ *	 SELECT <columns> FROM "schema"."table" [WHERE <filter>]
+ *	   [ORDER BY <columns>] LIMIT $k [OFFSET $m]
+ * where every name comes from the catalog, every value is a bound
+ * parameter, and $k is the row cap plus one, so that truncation is known
+ * without reading further.  The call runs read-only (execute.c), so a view
+ * or function that tries to write fails with read_only_violation.
+ *
+ * IDENTIFICATION
+ *		  src/tools/select_query.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "neon_ai_tools.h"
+#include "params.h"
+#include "plan.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+static void select_query(ToolCall *call, const void *targs, ToolPlan *plan);
+
+/* the decoded arguments */
+typedef struct SelectArgs
+{
+	CommonArgs	common;			/* table, where, limit, offset, timeout_ms */
+	JsonbValue *columns;
+	JsonbValue *order_by;
+} SelectArgs;
+
+static const char *const direction_values[] = {"asc", "desc", NULL};
+static const char *const nulls_values[] = {"first", "last", NULL};
+
+static const ToolParam select_params[] = {
+	NAT_PARAM_TABLE("or view to read"),
+	{
+		.name = "columns",
+		.decode = NAT_DECODE_JSON, .offset = offsetof(SelectArgs, columns),
+		.types = NAT_JSON_ARRAY | NAT_JSON_STRING,
+		.description = "Columns to return, as a list or a comma-separated string; all columns when omitted.",
+		.items = NAT_ITEMS_COLUMN,
+		.max_length = NAT_MAX_COLUMN_LIST,
+		.max_items = NAT_MAX_COLUMNS,
+		.examples_json = "[[\"id\", \"name\"], \"id, name\"]",
+		.validate = nat_validate_columns,
+	},
+	NAT_PARAM_WHERE("to return"),
+	{
+		.name = "order_by",
+		.decode = NAT_DECODE_JSON, .offset = offsetof(SelectArgs, order_by),
+		.types = NAT_JSON_ARRAY | NAT_JSON_STRING,
+		.description = "Sort order: a list of {column, direction, nulls}, or a string like \"created_at desc, id\".",
+		.items = NAT_ITEMS_SORT_KEY,
+		.examples_json = "[[{\"column\": \"created_at\", \"direction\": \"desc\"}], \"created_at desc, id\"]",
+		.max_length = NAT_MAX_SORT_LIST,
+		.max_items = NAT_MAX_COLUMNS,
+		.validate = nat_validate_order_by,
+	},
+	NAT_PARAM_LIMIT("rows"),
+	NAT_PARAM_OFFSET("Rows (use with order_by)"),
+	NAT_PARAM_TIMEOUT_MS,
+};
+
+const ToolDef nat_tool_select_query = {
+	.name = "select_query",
+	.title = "Query rows from a table",
+	.description = "Read rows from one table or view, with optional column list, filter, sort order and paging. "
+	"Use it whenever you need data from a known table; call it again with offset to page. "
+	"Runs read-only with your database role's privileges; values in the filter are bound parameters. "
+	"The answer has data (rows), columns (names and types), rowCount, and truncated/warning when more rows matched than were returned. "
+	"Example: {\"table\": \"orders\", \"columns\": [\"id\", \"total\"], \"where\": {\"status\": \"open\", \"total\": {\"gt\": 100}}, \"order_by\": \"total desc\", \"limit\": 20}",
+	.operation = "select",
+	.params = select_params,
+	.nparams = lengthof(select_params),
+	.args_size = sizeof(SelectArgs),
+	.read_only = true,
+	.destructive = false,
+	.idempotent = true,
+	.plan = select_query,
+};
+
+/*
+ * columns: a list of non-empty strings, or a non-empty string.
+ */
+void
+nat_validate_columns(JsonbValue *value, const char *path)
+{
+	int			i;
+
+	if (value->type == jbvString)
+	{
+		if (value->val.string.len == 0)
+			nat_invalid_param(path, psprintf("Omit \"%s\" for all columns.", path + 2),
+							  "argument \"%s\" is empty", path + 2);
+		return;
+	}
+	for (i = 0; i < JsonContainerSize(value->val.binary.data); i++)
+	{
+		JsonbValue *item = getIthJsonbValueFromContainer(value->val.binary.data, i);
+
+		CHECK_FOR_INTERRUPTS();
+		if (item->type != jbvString || item->val.string.len == 0)
+			nat_invalid_param(psprintf("%s[%d]", path, i), "List column names as strings.",
+							  "each column must be a non-empty string");
+		nat_check_identifier(item->val.string.val, item->val.string.len,
+							 psprintf("%s[%d]", path, i));
+		pfree(item);
+	}
+}
+
+/*
+ * order_by: a string, or a list of {column, direction, nulls} objects (or
+ * of strings like "id desc").
+ */
+void
+nat_validate_order_by(JsonbValue *value, const char *path)
+{
+	int			i;
+
+	if (value->type == jbvString)
+		return;					/* checked when parsed */
+	for (i = 0; i < JsonContainerSize(value->val.binary.data); i++)
+	{
+		JsonbValue *item = getIthJsonbValueFromContainer(value->val.binary.data, i);
+		char	   *itempath = psprintf("%s[%d]", path, i);
+		JsonbIterator *it;
+		JsonbValue	v;
+		JsonbIteratorToken tok;
+		bool		has_column = false;
+
+		CHECK_FOR_INTERRUPTS();
+		if (item->type == jbvString)
+		{
+			/* a name, a direction and NULLS FIRST|LAST */
+			if (nat_exceeds_chars(item->val.string.val, item->val.string.len,
+								  NAT_MAX_SORT_KEY))
+				nat_invalid_param(itempath, "Write a sort key as \"column [asc|desc] [nulls first|last]\".",
+								  "sort key \"%s\" is longer than the limit of %d characters",
+								  nat_clip_len(item->val.string.val, item->val.string.len),
+								  NAT_MAX_SORT_KEY);
+			continue;
+		}
+		if (item->type != jbvBinary || !JsonContainerIsObject(item->val.binary.data))
+			nat_invalid_param(itempath, "Use {\"column\": \"created_at\", \"direction\": \"desc\"}.",
+							  "each order_by item must be an object or a string");
+		it = JsonbIteratorInit(item->val.binary.data);
+		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		{
+			char	   *key;
+			char	   *keypath;
+			const char *const *allowed = NULL;
+
+			if (tok != WJB_KEY)
+				continue;
+			key = nat_clip_len(v.val.string.val, v.val.string.len);
+			keypath = psprintf("%s.%s", itempath, key);
+			tok = JsonbIteratorNext(&it, &v, true);
+			if (strcmp(key, "column") == 0)
+			{
+				if (v.type != jbvString)
+					nat_invalid_param(keypath, NULL, "\"column\" must be a string");
+				nat_check_identifier(v.val.string.val, v.val.string.len, keypath);
+				has_column = true;
+				continue;
+			}
+			/* null is absent, as a strict client writes it */
+			if (v.type == jbvNull &&
+				(strcmp(key, "direction") == 0 || strcmp(key, "nulls") == 0))
+				continue;
+			if (strcmp(key, "direction") == 0)
+				allowed = direction_values;
+			else if (strcmp(key, "nulls") == 0)
+				allowed = nulls_values;
+			else
+			{
+				static const char *const keys[] = {"column", "direction", "nulls"};
+				const char *close = nat_closest_word(key, keys, lengthof(keys));
+
+				nat_invalid_param(keypath,
+								  close ? psprintf("Did you mean \"%s\"?", close) :
+								  "Use only column, direction and nulls.",
+								  "unknown order_by key \"%s\"", key);
+			}
+			if (v.type != jbvString ||
+				(pg_strcasecmp(nat_json_value_text(&v), allowed[0]) != 0 &&
+				 pg_strcasecmp(nat_json_value_text(&v), allowed[1]) != 0))
+				nat_invalid_param(keypath,
+								  psprintf("Use \"%s\" or \"%s\".", allowed[0], allowed[1]),
+								  "\"%s\" must be \"%s\" or \"%s\"", key, allowed[0], allowed[1]);
+		}
+		if (!has_column)
+			nat_invalid_param(itempath, "Add \"column\": the column to sort by.",
+							  "order_by item has no \"column\"");
+	}
+}
+
+/*
+ * One sort key: column [ASC|DESC] [NULLS FIRST|LAST].
+ */
+static void
+deparse_sort_key(StringInfo buf, Oid relid, const char *column,
+				 const char *direction, const char *nulls, const char *path)
+{
+	nat_deparse_column(buf, relid, nat_resolve_column(relid, column, path));
+	if (direction && pg_strcasecmp(direction, "desc") == 0)
+		appendStringInfoString(buf, " DESC");
+	if (nulls)
+		appendStringInfoString(buf, pg_strcasecmp(nulls, "first") == 0 ?
+							   " NULLS FIRST" : " NULLS LAST");
+}
+
+/*
+ * Parse "created_at desc nulls last" into a sort key.
+ */
+static void
+deparse_sort_string(StringInfo buf, Oid relid, const char *text, const char *path)
+{
+	const char *p = text;
+	bool		quoted;
+	char	   *column = nat_read_identifier(&p, &quoted);
+	char	   *words[3] = {NULL, NULL, NULL};
+	int			nwords = 0;
+	const char *direction = NULL;
+	const char *nulls = NULL;
+	int			i = 0;
+
+	for (;;)
+	{
+		char	   *word;
+		bool		q;
+
+		while (isspace((unsigned char) *p))
+			p++;
+		if (*p == '\0')
+			break;
+		word = nat_read_identifier(&p, &q);
+		if (word == NULL || nwords == 3)
+		{
+			nwords = -1;
+			break;
+		}
+		words[nwords++] = word;
+	}
+
+	if (i < nwords &&
+		(pg_strcasecmp(words[i], "asc") == 0 || pg_strcasecmp(words[i], "desc") == 0))
+		direction = words[i++];
+	if (i + 1 < nwords && pg_strcasecmp(words[i], "nulls") == 0 &&
+		(pg_strcasecmp(words[i + 1], "first") == 0 || pg_strcasecmp(words[i + 1], "last") == 0))
+	{
+		nulls = words[i + 1];
+		i += 2;
+	}
+	if (column == NULL || nwords < 0 || i != nwords)
+		nat_invalid_param(path, "Write sort keys like \"created_at desc, id\" or \"name asc nulls last\".",
+						  "invalid sort key \"%s\"", nat_clip(text));
+	deparse_sort_key(buf, relid, column, direction, nulls, path);
+}
+
+/*
+ * Append " ORDER BY ..." if order_by was given.
+ */
+static void
+deparse_order_by(StringInfo buf, JsonbValue *order_by, Oid relid)
+{
+	int			n = 0;
+	int			i;
+
+	if (order_by == NULL)
+		return;
+	if (order_by->type == jbvString)
+	{
+		ListCell   *lc;
+
+		foreach(lc, nat_split_top_level(nat_json_value_text(order_by), ','))
+		{
+			if (n == NAT_MAX_COLUMNS)
+				nat_invalid_param("$.order_by",
+								  psprintf("Sort by at most %d keys.", NAT_MAX_COLUMNS),
+								  "argument \"order_by\" has more than the limit of %d sort keys",
+								  NAT_MAX_COLUMNS);
+			appendStringInfoString(buf, n++ == 0 ? " ORDER BY " : ", ");
+			deparse_sort_string(buf, relid, lfirst(lc), "$.order_by");
+		}
+		return;
+	}
+	for (i = 0; i < JsonContainerSize(order_by->val.binary.data); i++)
+	{
+		JsonbValue *item = getIthJsonbValueFromContainer(order_by->val.binary.data, i);
+		char	   *path = psprintf("$.order_by[%d]", i);
+
+		appendStringInfoString(buf, n++ == 0 ? " ORDER BY " : ", ");
+		if (item->type == jbvString)
+			deparse_sort_string(buf, relid, nat_json_value_text(item), path);
+		else
+		{
+			JsonbValue *column = getKeyJsonValueFromContainer(item->val.binary.data, "column", 6, NULL);
+			JsonbValue *direction = getKeyJsonValueFromContainer(item->val.binary.data, "direction", 9, NULL);
+			JsonbValue *nulls = getKeyJsonValueFromContainer(item->val.binary.data, "nulls", 5, NULL);
+
+			deparse_sort_key(buf, relid, nat_json_value_text(column),
+							 direction && direction->type == jbvString ?
+							 nat_json_value_text(direction) : NULL,
+							 nulls && nulls->type == jbvString ?
+							 nat_json_value_text(nulls) : NULL,
+							 psprintf("%s.column", path));
+		}
+	}
+}
+
+/*
+ * select_query(table, columns, where, order_by, limit, offset, timeout_ms)
+ */
+static void
+select_query(ToolCall *call, const void *targs, ToolPlan *plan)
+{
+	const SelectArgs *args = targs;
+	Oid			relid;
+	StringInfoData sql;
+	QueryParams *params = &plan->params;
+	JsonbValue *where;
+
+	relid = plan->relid = nat_resolve_call_table(call);
+
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "SELECT ");
+	nat_deparse_column_list(&sql, relid, args->columns, "$.columns");
+	appendStringInfoString(&sql, " FROM ");
+	appendStringInfoString(&sql, call->table);
+
+	where = args->common.where;
+	if (where)
+	{
+		appendStringInfoString(&sql, " WHERE ");
+		nat_deparse_where(&sql, relid, where, params, "$.where");
+	}
+	deparse_order_by(&sql, args->order_by, relid);
+
+	nat_deparse_limit_offset(&sql, params, plan->caps.max_rows,
+							 args->common.offset.value);
+
+	plan->run = PLAN_ROWS;
+	plan->sql = sql.data;
+}

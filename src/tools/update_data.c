@@ -1,0 +1,170 @@
+/*-------------------------------------------------------------------------
+ *
+ * update_data.c
+ *		  The update_data tool.
+ *
+ * Generates
+ *	 UPDATE "schema"."table" SET "a" = $1, "b" = $2 WHERE <filter>
+ *	   RETURNING <columns>
+ * with every value a bound parameter of its column's type.  Without a
+ * where filter it needs confirm_all_rows; more affected rows than the write
+ * cap roll the whole call back (limit_exceeded); a dry run reports and
+ * keeps nothing (writes.c, execute.c).
+ *
+ * IDENTIFICATION
+ *		  src/tools/update_data.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "miscadmin.h"
+#include "neon_ai_tools.h"
+#include "params.h"
+#include "plan.h"
+#include "utils/lsyscache.h"
+
+static void update_data(ToolCall *call, const void *targs, ToolPlan *plan);
+
+/* the decoded arguments */
+typedef struct UpdateArgs
+{
+	CommonArgs	common;			/* table, where, confirm_all_rows, dry_run,
+								 * returning, max_affected, timeout_ms */
+	JsonbValue *set;
+} UpdateArgs;
+static void validate_set(JsonbValue *value, const char *path);
+
+static const ToolParam update_params[] = {
+	NAT_PARAM_TABLE("to change"),
+	{
+		.name = "set",
+		.decode = NAT_DECODE_JSON, .offset = offsetof(UpdateArgs, set),
+		.types = NAT_JSON_OBJECT,
+		.required = true,
+		.description = "New values by column name, e.g. {\"status\": \"shipped\", \"qty\": 5}; values are converted to the column types, null sets NULL.",
+		.examples_json = "[{\"status\": \"shipped\"}, {\"qty\": 5, \"note\": null}]",
+		.max_properties = NAT_MAX_SET_COLUMNS,
+		.pairs = true,
+		.closed_description = "New values, as a list of {column, value} pairs, e.g. [{\"column\": \"status\", \"value\": \"shipped\"}]; values are converted to the column types, null sets NULL.",
+		.validate = validate_set,
+	},
+	NAT_PARAM_WHERE("to change"),
+	NAT_PARAM_CONFIRM_ALL_ROWS("update"),
+	NAT_PARAM_DRY_RUN,
+	NAT_PARAM_RETURNING,
+	NAT_PARAM_MAX_AFFECTED,
+	NAT_PARAM_TIMEOUT_MS,
+};
+
+const ToolDef nat_tool_update_data = {
+	.name = "update_data",
+	.title = "Update rows of a table",
+	.description = "Change column values of the rows of one table that match a filter, atomically. "
+	"Use it to modify existing rows; the filter is required (pass confirm_all_rows: true to change every row). "
+	"Values are bound parameters converted to the column types. If more rows match than max_affected (or the server's limit), nothing is changed and the answer says how many matched. "
+	"Use dry_run: true to preview: it reports affectedRows and the changed rows, then rolls back. "
+	"The answer has affectedRows and the changed rows in data (columns chosen by returning). "
+	"Example: {\"table\": \"orders\", \"set\": {\"status\": \"shipped\"}, \"where\": {\"id\": {\"in\": [7, 9]}}, \"returning\": [\"id\", \"status\"]}",
+	.operation = "update",
+	.params = update_params,
+	.nparams = lengthof(update_params),
+	.args_size = sizeof(UpdateArgs),
+	.read_only = false,
+	.writes = true,
+	.destructive = true,
+	.idempotent = true,
+	.plan = update_data,
+};
+
+/*
+ * set: at least one column.
+ */
+static void
+validate_set(JsonbValue *value, const char *path)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+
+	if (JsonContainerSize(value->val.binary.data) == 0)
+		nat_invalid_param(path, "Name at least one column and its new value, e.g. {\"status\": \"shipped\"}.",
+						  "argument \"set\" is empty");
+	/* column names: refused when too long, before anything copies them */
+	it = JsonbIteratorInit(value->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (tok == WJB_KEY)
+			nat_check_identifier(v.val.string.val, v.val.string.len,
+								 psprintf("%s.%s", path,
+										  nat_clip_len(v.val.string.val, v.val.string.len)));
+	}
+}
+
+/*
+ * Append the SET list: each column = $n, the value converted to the
+ * column's type.
+ */
+static void
+deparse_set_list(StringInfo buf, JsonbValue *set, Oid relid, QueryParams *params)
+{
+	JsonbIterator *it = JsonbIteratorInit(set->val.binary.data);
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	int			n = 0;
+
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		char	   *name;
+		char	   *path;
+		AttrNumber	attnum;
+		Oid			typid;
+		int32		typmod;
+		Oid			collid;
+		bool		isnull;
+		Datum		value;
+
+		CHECK_FOR_INTERRUPTS();
+		if (tok != WJB_KEY)
+			continue;
+		name = pnstrdup(v.val.string.val, v.val.string.len);
+		path = psprintf("$.set.%s", name);
+		tok = JsonbIteratorNext(&it, &v, true);
+
+		attnum = nat_resolve_column(relid, name, path);
+		get_atttypetypmodcoll(relid, attnum, &typid, &typmod, &collid);
+		value = nat_convert_value(&v, typid, typmod, path,
+								  get_attname(relid, attnum, false), &isnull);
+
+		if (n++ > 0)
+			appendStringInfoString(buf, ", ");
+		nat_deparse_column(buf, relid, attnum);
+		appendStringInfoString(buf, " = ");
+		nat_deparse_param(buf, nat_params_add(params, typid, value, isnull));
+	}
+}
+
+/*
+ * update_data(table, set, where, confirm_all_rows, dry_run, returning,
+ *			   max_affected, timeout_ms)
+ */
+static void
+update_data(ToolCall *call, const void *targs, ToolPlan *plan)
+{
+	const UpdateArgs *args = targs;
+	Oid			relid = plan->relid = nat_begin_write(call);
+	StringInfoData sql;
+
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "UPDATE ");
+	appendStringInfoString(&sql, call->table);
+	appendStringInfoString(&sql, " SET ");
+	deparse_set_list(&sql, args->set, relid, &plan->params);
+	nat_deparse_write_filter(&sql, call, relid, &plan->params, "update");
+	nat_deparse_returning(&sql, call, relid);
+
+	plan->run = PLAN_WRITE;
+	plan->sql = sql.data;
+	plan->max_affected = nat_effective_max_affected(call);
+}
