@@ -195,10 +195,10 @@ secret_value_length(const char *p, bool key_quoted, bool may_be_bare_quoted,
  * Replace the values of password-like keys with MASK.
  */
 static char *
-mask_key_values(const char *text)
+mask_key_values(const char *str)
 {
 	StringInfoData buf;
-	const char *p = text;
+	const char *p = str;
 
 	initStringInfo(&buf);
 	while (*p)
@@ -206,7 +206,7 @@ mask_key_values(const char *text)
 		bool		masked = false;
 		int			i;
 
-		if (p == text || !is_word_char(p[-1]))
+		if (p == str || !is_word_char(p[-1]))
 		{
 			bool		key_quoted = (*p == '"');
 			const char *k = key_quoted ? p + 1 : p;
@@ -242,10 +242,10 @@ mask_key_values(const char *text)
  * Replace the password of scheme://user:password@host URIs with MASK.
  */
 static char *
-mask_uri_passwords(const char *text)
+mask_uri_passwords(const char *str)
 {
 	StringInfoData buf;
-	const char *p = text;
+	const char *p = str;
 	const char *scheme;
 
 	initStringInfo(&buf);
@@ -295,9 +295,9 @@ mask_uri_passwords(const char *text)
  * "(using password: YES)" says nothing secret and is kept.
  */
 char *
-nat_mask_secrets(const char *text)
+nat_mask_secrets(const char *str)
 {
-	return mask_key_values(mask_uri_passwords(text));
+	return mask_key_values(mask_uri_passwords(str));
 }
 
 
@@ -346,12 +346,12 @@ compiled(regex_t **slot, const char *pattern)
  * the whole match, then the groups).
  */
 static bool
-search(regex_t *re, SearchText *text, int start, regmatch_t *pmatch,
+search(regex_t *re, SearchText *str, int start, regmatch_t *pmatch,
 	   int nmatch)
 {
 	int			rc;
 
-	rc = pg_regexec(re, text->wide, text->len, start, NULL, nmatch, pmatch, 0);
+	rc = pg_regexec(re, str->wide, str->len, start, NULL, nmatch, pmatch, 0);
 	if (rc == REG_NOMATCH)
 		return false;
 	if (rc != REG_OKAY)
@@ -370,7 +370,7 @@ search(regex_t *re, SearchText *text, int start, regmatch_t *pmatch,
  * The text of one group, or NULL when the group took no part in the match.
  */
 static char *
-group_text(SearchText *text, regmatch_t *m)
+group_text(SearchText *str, regmatch_t *m)
 {
 	int			len;
 	char	   *buf;
@@ -379,7 +379,7 @@ group_text(SearchText *text, regmatch_t *m)
 		return NULL;
 	len = m->rm_eo - m->rm_so;
 	buf = palloc(len * pg_database_encoding_max_length() + 1);
-	pg_wchar2mb_with_len(text->wide + m->rm_so, buf, len);
+	pg_wchar2mb_with_len(str->wide + m->rm_so, buf, len);
 	return buf;
 }
 
@@ -387,14 +387,14 @@ group_text(SearchText *text, regmatch_t *m)
  * The first len bytes of s as pg_wchar, for searching.
  */
 static void
-prepare_text(const char *s, SearchText *text)
+prepare_text(const char *s, SearchText *str)
 {
 	int			len = strlen(s);
 
 	if (len > MAX_ANALYZED_BYTES)
 		len = pg_mbcliplen(s, len, MAX_ANALYZED_BYTES);
-	text->wide = palloc((len + 1) * sizeof(pg_wchar));
-	text->len = pg_mb2wchar_with_len(s, text->wide, len);
+	str->wide = palloc((len + 1) * sizeof(pg_wchar));
+	str->len = pg_mb2wchar_with_len(s, str->wide, len);
 }
 
 
@@ -593,7 +593,7 @@ take_role(Found *f, char role, char *value)
  * all_matches, every match is recorded.
  */
 static bool
-apply_pattern(const ErrorPattern *pat, regex_t **slot, SearchText *text,
+apply_pattern(const ErrorPattern *pat, regex_t **slot, SearchText *str,
 			  Found *f, bool all_matches)
 {
 	regex_t    *re = compiled(slot, pat->regex);
@@ -602,13 +602,13 @@ apply_pattern(const ErrorPattern *pat, regex_t **slot, SearchText *text,
 	int			start = 0;
 	bool		matched = false;
 
-	while (start <= text->len && search(re, text, start, pmatch, nmatch))
+	while (start <= str->len && search(re, str, start, pmatch, nmatch))
 	{
 		int			i;
 
 		matched = true;
 		for (i = 1; i < nmatch && pat->roles[i - 1] != '\0'; i++)
-			take_role(f, pat->roles[i - 1], group_text(text, &pmatch[i]));
+			take_role(f, pat->roles[i - 1], group_text(str, &pmatch[i]));
 		if (!all_matches)
 			break;
 		start = Max(pmatch[0].rm_eo, pmatch[0].rm_so + 1);
@@ -681,7 +681,7 @@ parse_code(const char *given, ParsedCode *pc)
  * Find the code in the text, where clients put it.
  */
 static void
-find_code(SearchText *text, ParsedCode *pc)
+find_code(SearchText *str, ParsedCode *pc)
 {
 	int			i;
 
@@ -692,11 +692,11 @@ find_code(SearchText *text, ParsedCode *pc)
 		regmatch_t	pmatch[3];
 		int			g;
 
-		if (!search(re, text, 0, pmatch, 3))
+		if (!search(re, str, 0, pmatch, 3))
 			continue;
 		for (g = 1; g <= 2 && pat->roles[g - 1] != '\0'; g++)
 		{
-			char	   *value = group_text(text, &pmatch[g]);
+			char	   *value = group_text(str, &pmatch[g]);
 			char	   *up = value ? asc_toupper(value, strlen(value)) : NULL;
 
 			if (up == NULL)
@@ -1684,7 +1684,7 @@ collect(Analysis *an)
  * it counts as a specific code.
  */
 static void
-analyze(const char *text, ParsedCode *pc, bool find_code_in_text,
+analyze(const char *str, ParsedCode *pc, bool find_code_in_text,
 		const NatErrorKind *given_kind, Analysis *an)
 {
 	SearchText st;
@@ -1696,7 +1696,7 @@ analyze(const char *text, ParsedCode *pc, bool find_code_in_text,
 	int			i;
 
 	memset(an, 0, sizeof(Analysis));
-	prepare_text(text, &st);
+	prepare_text(str, &st);
 	if (find_code_in_text)
 		find_code(&st, pc);
 	if (given_kind != NULL)
@@ -1784,18 +1784,18 @@ analyze(const char *text, ParsedCode *pc, bool find_code_in_text,
  * that follows it.  (A password=... value cut short is still masked.)
  */
 static char *
-whole_words(const char *text, int64 unread)
+whole_words(const char *str, int64 unread)
 {
-	int			len = strlen(text);
+	int			len = strlen(str);
 	int			word = len;
 
 	if (unread <= 0)
-		return pstrdup(text);
-	while (word > 0 && !isspace((unsigned char) text[word - 1]))
+		return pstrdup(str);
+	while (word > 0 && !isspace((unsigned char) str[word - 1]))
 		word--;
-	if (strstr(text + word, "://") != NULL)
+	if (strstr(str + word, "://") != NULL)
 		len = word;
-	return pnstrdup(text, len);
+	return pnstrdup(str, len);
 }
 
 /*

@@ -287,12 +287,12 @@ nat_clip_len(const char *value, int len)
  * the clip and stay whole.
  */
 char *
-nat_clip_quoted(const char *text)
+nat_clip_quoted(const char *str)
 {
 	StringInfoData buf;
-	const char *p = text;
+	const char *p = str;
 
-	if (text == NULL)
+	if (str == NULL)
 		return NULL;
 	initStringInfo(&buf);
 	for (;;)

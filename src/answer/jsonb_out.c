@@ -184,11 +184,11 @@ nat_json_string_size(const char *s, Size len)
 static Size
 numeric_rendered_size(Numeric n)
 {
-	char	   *text = DatumGetCString(DirectFunctionCall1(numeric_out,
+	char	   *str = DatumGetCString(DirectFunctionCall1(numeric_out,
 														   NumericGetDatum(n)));
-	Size		size = strlen(text);
+	Size		size = strlen(str);
 
-	pfree(text);
+	pfree(str);
 	return size;
 }
 

@@ -451,21 +451,21 @@ call_advice_first(ToolCall *call, NatErrorKind kind, int sqlerrcode)
 #define ERROR_TEXT_MAX 8192
 
 static const char *
-clip_text(const char *text)
+clip_text(const char *str)
 {
 	size_t		len;
 	int			keep;
 
-	if (text == NULL || (len = strlen(text)) <= ERROR_TEXT_MAX)
-		return text;
-	keep = pg_mbcliplen(text, (int) len, ERROR_TEXT_MAX);
+	if (str == NULL || (len = strlen(str)) <= ERROR_TEXT_MAX)
+		return str;
+	keep = pg_mbcliplen(str, (int) len, ERROR_TEXT_MAX);
 	/*
 	 * End at a whole word: a URI cut before its "@" would no longer look
 	 * like one, and its password would escape nat_mask_secrets().
 	 */
-	while (keep > 0 && !isspace((unsigned char) text[keep - 1]))
+	while (keep > 0 && !isspace((unsigned char) str[keep - 1]))
 		keep--;
-	return psprintf("%.*s... (%zu more bytes)", keep, text, len - keep);
+	return psprintf("%.*s... (%zu more bytes)", keep, str, len - keep);
 }
 
 /*

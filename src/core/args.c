@@ -114,20 +114,20 @@ static JsonbValue *arg_value(Jsonb *args, const char *name);
 static bool
 json_integer_value(JsonbValue *value, int64 *result)
 {
-	char	   *text = nat_json_value_text(value);
+	char	   *str = nat_json_value_text(value);
 	char	   *end;
 
-	if (strpbrk(text, ".eE") != NULL)
+	if (strpbrk(str, ".eE") != NULL)
 	{
 		/* "5.0" is an integer; "5.5" is not */
-		char	   *dot = strchr(text, '.');
+		char	   *dot = strchr(str, '.');
 
 		if (dot == NULL || strspn(dot + 1, "0") != strlen(dot + 1))
 			return false;
 		*dot = '\0';
 	}
 	errno = 0;
-	*result = strtoi64(text, &end, 10);
+	*result = strtoi64(str, &end, 10);
 	return errno == 0 && *end == '\0';
 }
 

@@ -171,10 +171,10 @@ nat_deparse_column_list(StringInfo buf, Oid relid, JsonbValue *columns,
 
 	if (columns != NULL && columns->type == jbvString)
 	{
-		char	   *text = nat_json_value_text(columns);
-		const char *p = text;
+		char	   *str = nat_json_value_text(columns);
+		const char *p = str;
 
-		if (strcmp(text, "*") != 0)
+		if (strcmp(str, "*") != 0)
 		{
 			/*
 			 * Scan "a, \"b c\", d" one name at a time, stopping at the
@@ -207,7 +207,7 @@ nat_deparse_column_list(StringInfo buf, Oid relid, JsonbValue *columns,
 					q++;
 				if (name == NULL || *q != '\0')
 					nat_invalid_param(path, "Separate column names with commas, e.g. \"id, name\".",
-									  "invalid column list \"%s\"", nat_clip(text));
+									  "invalid column list \"%s\"", nat_clip(str));
 				nat_check_identifier(name, strlen(name), path);
 				pfree(item);
 				names = lappend(names, name);

@@ -57,14 +57,14 @@ typedef struct NamePart
  * Split text on sep outside double quotes; parts are trimmed and kept raw.
  */
 List *
-nat_split_top_level(const char *text, char sep)
+nat_split_top_level(const char *str, char sep)
 {
 	List	   *parts = NIL;
-	const char *start = text;
+	const char *start = str;
 	const char *p;
 	bool		in_quotes = false;
 
-	for (p = text;; p++)
+	for (p = str;; p++)
 	{
 		if (*p == '"')
 			in_quotes = !in_quotes;
@@ -165,12 +165,12 @@ nat_check_identifier(const char *name, int len, const char *path)
  * if it is not well-formed.
  */
 static List *
-parse_qualified_name(const char *text, const char *path)
+parse_qualified_name(const char *str, const char *path)
 {
 	List	   *parts = NIL;
 	ListCell   *lc;
 
-	foreach(lc, nat_split_top_level(text, '.'))
+	foreach(lc, nat_split_top_level(str, '.'))
 	{
 		const char *raw = lfirst(lc);
 		const char *p = raw;
@@ -371,16 +371,16 @@ nat_did_you_mean(List *names)
  * Raise invalid_table for a name that resolved to nothing.
  */
 static void
-report_missing_table(const char *text, const char *schema, const char *relname,
+report_missing_table(const char *str, const char *schema, const char *relname,
 					 const char *path)
 {
 	ToolError  *err;
 	List	   *close = closest_tables(schema, relname, 0);	/* the timer is armed */
 	ListCell   *lc;
 
-	err = nat_error(NAT_ERR_INVALID_TABLE, "table \"%s\" does not exist", nat_clip(text));
+	err = nat_error(NAT_ERR_INVALID_TABLE, "table \"%s\" does not exist", nat_clip(str));
 	err->path = pstrdup(path);
-	err->affected_resources = list_make1(nat_clip(text));
+	err->affected_resources = list_make1(nat_clip(str));
 	if (close != NIL)
 	{
 		err->suggestion = nat_did_you_mean(close);

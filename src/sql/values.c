@@ -194,7 +194,7 @@ nat_json_to_datum(JsonbValue *value, Oid typid, int32 typmod, bool *isnull)
 {
 	Oid			infunc;
 	Oid			ioparam;
-	char	   *text;
+	char	   *str;
 
 	*isnull = false;
 	if (value->type == jbvNull)
@@ -246,6 +246,6 @@ nat_json_to_datum(JsonbValue *value, Oid typid, int32 typmod, bool *isnull)
 		JsonContainerIsArray(value->val.binary.data) && infunc == F_ARRAY_IN)
 		return json_array_to_datum(value, typid, typmod);
 
-	text = nat_json_value_text(value);
-	return OidInputFunctionCall(infunc, text, ioparam, typmod);
+	str = nat_json_value_text(value);
+	return OidInputFunctionCall(infunc, str, ioparam, typmod);
 }

@@ -220,9 +220,9 @@ closest_schema(const char *name)
  * invalid_table error (3F000) with the closest schema the caller may use.
  */
 static Oid
-resolve_schema(const char *text)
+resolve_schema(const char *str)
 {
-	const char *p = text;
+	const char *p = str;
 	bool		quoted = false;
 	char	   *name = nat_read_identifier(&p, &quoted);
 	Oid			nspid;
@@ -234,7 +234,7 @@ resolve_schema(const char *text)
 	if (name == NULL || *p != '\0')
 	{
 		/* not one identifier: take the text as the name itself */
-		name = pstrdup(text);
+		name = pstrdup(str);
 		quoted = true;
 	}
 	nspid = get_namespace_oid(name, true);
@@ -243,10 +243,10 @@ resolve_schema(const char *text)
 	if (OidIsValid(nspid))
 		return nspid;
 
-	err = nat_error(NAT_ERR_INVALID_TABLE, "schema \"%s\" does not exist", text);
+	err = nat_error(NAT_ERR_INVALID_TABLE, "schema \"%s\" does not exist", str);
 	err->sqlerrcode = ERRCODE_UNDEFINED_SCHEMA;
 	err->path = pstrdup("$.schema");
-	err->affected_resources = list_make1(pstrdup(text));
+	err->affected_resources = list_make1(pstrdup(str));
 	close = closest_schema(asc_tolower(name, strlen(name)));
 	if (close)
 	{

@@ -221,9 +221,9 @@ deparse_sort_key(StringInfo buf, Oid relid, const char *column,
  * Parse "created_at desc nulls last" into a sort key.
  */
 static void
-deparse_sort_string(StringInfo buf, Oid relid, const char *text, const char *path)
+deparse_sort_string(StringInfo buf, Oid relid, const char *str, const char *path)
 {
-	const char *p = text;
+	const char *p = str;
 	bool		quoted;
 	char	   *column = nat_read_identifier(&p, &quoted);
 	char	   *words[3] = {NULL, NULL, NULL};
@@ -261,7 +261,7 @@ deparse_sort_string(StringInfo buf, Oid relid, const char *text, const char *pat
 	}
 	if (column == NULL || nwords < 0 || i != nwords)
 		nat_invalid_param(path, "Write sort keys like \"created_at desc, id\" or \"name asc nulls last\".",
-						  "invalid sort key \"%s\"", nat_clip(text));
+						  "invalid sort key \"%s\"", nat_clip(str));
 	deparse_sort_key(buf, relid, column, direction, nulls, path);
 }
 
