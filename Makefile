@@ -95,7 +95,7 @@ EXTRA_CLEAN += src/envelope_schema.h
 PGINDENT ?= $(shell $(PG_CONFIG) --bindir)/pgindent
 PG_BSD_INDENT ?= $(shell $(PG_CONFIG) --bindir)/pg_bsd_indent
 PG_TYPEDEFS ?= $(shell $(PG_CONFIG) --sharedir)/typedefs.list
-PGINDENT_FILES = $(filter-out %/envelope_schema.h,$(sort $(wildcard $(srcdir)/src/*.[ch] $(srcdir)/src/mcp/*.[ch])))
+PGINDENT_FILES = $(filter-out %/envelope_schema.h,$(sort $(wildcard $(srcdir)/src/*.[ch] $(srcdir)/src/*/*.[ch])))
 
 .PHONY: pgindent
 pgindent:

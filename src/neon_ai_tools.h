@@ -129,13 +129,14 @@ struct ToolCall;
 #define NAT_MAX_SET_COLUMNS		1600	/* MaxHeapAttributeNumber */
 #define NAT_MAX_SQL				65536	/* characters of an agent's statement */
 #define NAT_MAX_WHERE_SQL		16384	/* characters of a where condition */
-#define NAT_MAX_WHERE_DEPTH		32		/* and/or/not levels of a where */
+#define NAT_MAX_WHERE_DEPTH		32	/* and/or/not levels of a where */
 #define NAT_MAX_IN_LIST			10000	/* values of one in / not_in */
-#define NAT_MAX_WHERE_TERMS		10000	/* conditions and list values of a where */
+#define NAT_MAX_WHERE_TERMS		10000	/* conditions and list values of a
+										 * where */
 #define NAT_MAX_PARAMS			1000	/* values of params */
-#define NAT_MAX_STATEMENTS		100		/* statements of one execute_sql call */
-#define NAT_MAX_PATTERN			200		/* characters of a LIKE pattern */
-#define NAT_ECHO_CHARS			200		/* characters of a value quoted back */
+#define NAT_MAX_STATEMENTS		100 /* statements of one execute_sql call */
+#define NAT_MAX_PATTERN			200 /* characters of a LIKE pattern */
+#define NAT_ECHO_CHARS			200 /* characters of a value quoted back */
 
 /*
  * One parameter of a tool.  The same row generates the JSON Schema shown by
@@ -217,8 +218,11 @@ typedef struct ToolParam
 	int			items;			/* NAT_ITEMS_*: what an array holds */
 	/* an object of column values: also taken as [{column, value}, ...] */
 	bool		pairs;
-	/* the description in formats without open objects (openai_strict,
-	 * gemini), where the object shape is not declared; NULL: the same */
+
+	/*
+	 * the description in formats without open objects (openai_strict,
+	 * gemini), where the object shape is not declared; NULL: the same
+	 */
 	const char *closed_description;
 	/* size limits (0: none), shown as maxLength / maxItems / maxProperties */
 	int			max_length;		/* characters of a string */
@@ -339,7 +343,7 @@ extern char *nat_format_va(const char *fmt, va_list args) pg_attribute_printf(1,
 extern ToolError *nat_error(NatErrorKind kind, const char *fmt,...) pg_attribute_printf(2, 3);
 pg_noreturn extern void nat_throw(ToolError *err) pg_attribute_noreturn();
 pg_noreturn extern void nat_invalid_param(const char *path, const char *suggestion,
-							  const char *fmt,...) pg_attribute_printf(3, 4) pg_attribute_noreturn();
+										  const char *fmt,...) pg_attribute_printf(3, 4) pg_attribute_noreturn();
 extern void nat_set_error_context(MemoryContext cxt);
 extern ToolError *nat_take_pending_error(void);
 extern void nat_clear_pending_error(void);

@@ -90,8 +90,8 @@ typedef struct ToolPlan
 	/*
 	 * The agent's SQL (PLAN_AGENT, and explain_query's PLAN_VALUE): its
 	 * parsed statements, analysed only when they run (a statement sees what
-	 * an earlier one created), with json_params bound to the types
-	 * inferred for $1, $2, ...
+	 * an earlier one created), with json_params bound to the types inferred
+	 * for $1, $2, ...
 	 */
 	const char *source;			/* the text the statements point into */
 	List	   *statements;		/* of RawStmt */

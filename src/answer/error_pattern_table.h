@@ -79,7 +79,8 @@ typedef enum Advice
 	ADV_BAD_VALUE,
 	ADV_OUT_OF_RANGE,
 	ADV_DIVISION,
-	ADV_DIST_UPDATE,			/* Citus: an UPDATE changes the distribution column */
+	ADV_DIST_UPDATE,			/* Citus: an UPDATE changes the distribution
+								 * column */
 	ADV_DIST_NULL				/* Citus: no value for the distribution column */
 } Advice;
 
@@ -111,6 +112,7 @@ typedef struct ErrorPattern
 	Advice		advice;
 	const char *roles;
 	const char *regex;
+
 	/*
 	 * SQLSTATEs this pattern refines: with one of them, the pattern's
 	 * category wins over the code's (a specific code otherwise wins).
@@ -434,7 +436,11 @@ static const ErrorPattern code_patterns[] = {
 	"\\merror:?[[:space:]]+([0-9]{4,5})[[:space:]]*\\(" SQLSTATE_RE "\\)"},
 	/* JDBC tools: [42S02][1146] ... */
 	{D_MYSQL, NAMES_ONLY, NULL, ADV_NONE, "sn", "\\[" SQLSTATE_RE "\\]\\[([0-9]{4,5})\\]"},
-	/* PHP PDO with MySQL: SQLSTATE[23000]: Integrity constraint violation: 1062 ... */
+
+	/*
+	 * PHP PDO with MySQL: SQLSTATE[23000]: Integrity constraint violation:
+	 * 1062 ...
+	 */
 	{D_MYSQL, NAMES_ONLY, NULL, ADV_NONE, "sn",
 	"sqlstate\\[" SQLSTATE_RE "\\]: [^:]*: ([0-9]{4,5}) "},
 	/* PDO, pgx (SQLSTATE 42P01), "sqlState": "23505" */
@@ -573,7 +579,7 @@ static const struct
 {
 	const char *name;
 	NatErrorKind kind;
-} client_codes[] = {
+}			client_codes[] = {
 	{"ECONNREFUSED", NAT_ERR_CONNECTION_ERROR},
 	{"ECONNRESET", NAT_ERR_CONNECTION_ERROR},
 	{"ETIMEDOUT", NAT_ERR_CONNECTION_ERROR},
@@ -587,7 +593,7 @@ static const struct
 {
 	const char *sqlstate;
 	NatErrorKind kind;
-} odbc_sqlstates[] = {
+}			odbc_sqlstates[] = {
 	{"42S01", NAT_ERR_ALREADY_EXISTS},
 	{"42S02", NAT_ERR_INVALID_TABLE},
 	{"42S21", NAT_ERR_ALREADY_EXISTS},

@@ -758,12 +758,12 @@ code_category(ParsedCode *pc, ErrorCategory *cat, bool *strong,
 	int			i;
 
 	*strong = true;
-	for (i = 0; pc->symbol && i < lengthof(mysql_numbers); i++)
+	for (i = 0; pc->symbol &&i < lengthof(mysql_numbers); i++)
 	{
 		if (mysql_numbers[i].name && strcmp(mysql_numbers[i].name, pc->symbol) == 0)
 			pc->number = mysql_numbers[i].number;
 	}
-	for (i = 0; pc->symbol && i < lengthof(client_codes); i++)
+	for (i = 0; pc->symbol &&i < lengthof(client_codes); i++)
 	{
 		if (strcmp(client_codes[i].name, pc->symbol) == 0)
 		{
@@ -1687,7 +1687,7 @@ static void
 analyze(const char *str, ParsedCode *pc, bool find_code_in_text,
 		const NatErrorKind *given_kind, Analysis *an)
 {
-	SearchText st;
+	SearchText	st;
 	ErrorCategory code_cat;
 	bool		code_known;
 	bool		strong = false;

@@ -56,28 +56,29 @@ typedef struct ErrorKindInfo
 static const ErrorKindInfo kinds[NAT_ERR_KINDS] = {
 	[NAT_ERR_INVALID_TABLE] = {"invalid_table", "resource_not_found", false, NULL},
 	[NAT_ERR_INVALID_COLUMN] = {"invalid_column", "resource_not_found", false,
-		"A column named in the statement does not exist, or your role may not read it; check the name against the columns describe_table lists."},
+	"A column named in the statement does not exist, or your role may not read it; check the name against the columns describe_table lists."},
 	[NAT_ERR_SYNTAX_ERROR] = {"syntax_error", "syntax_error", false,
-		"Fix the SQL syntax and retry."},
-	[NAT_ERR_CONSTRAINT_VIOLATION] = {"constraint_violation", "check_constraint", false, NULL},	/* by SQLSTATE below */
+	"Fix the SQL syntax and retry."},
+	[NAT_ERR_CONSTRAINT_VIOLATION] = {"constraint_violation", "check_constraint", false, NULL}, /* by SQLSTATE below */
 	[NAT_ERR_DEPENDENT_OBJECTS] = {"dependent_objects", "foreign_key_constraint", false,
-		"Other objects depend on this one (see details.detail); change or drop them first: tools never cascade."},
+	"Other objects depend on this one (see details.detail); change or drop them first: tools never cascade."},
 	[NAT_ERR_ALREADY_EXISTS] = {"already_exists", "resource_exists", false, NULL},
 	[NAT_ERR_INVALID_INPUT] = {"invalid_input", "invalid_input", false,
-		"A value does not fit the column's type; pass it in the type's own format."},
+	"A value does not fit the column's type; pass it in the type's own format."},
 	[NAT_ERR_PERMISSION_DENIED] = {"permission_denied", "permission_denied", false,
-		"The role you run as lacks a privilege; ask the database administrator for it."},
+	"The role you run as lacks a privilege; ask the database administrator for it."},
 	[NAT_ERR_READ_ONLY_VIOLATION] = {"read_only_violation", "read_only", false,
-		"This call runs read-only, so nothing may be written; read the data instead, or use a write tool if one is enabled."},
-	[NAT_ERR_TIMEOUT] = {"timeout", "timeout", true, NULL},	/* the call's limit: response.c */
+	"This call runs read-only, so nothing may be written; read the data instead, or use a write tool if one is enabled."},
+	[NAT_ERR_TIMEOUT] = {"timeout", "timeout", true, NULL}, /* the call's limit:
+															 * response.c */
 	[NAT_ERR_CONFLICT] = {"conflict", "serialization_failure", true,
-		"A concurrent transaction conflicted; retry the whole operation."},
+	"A concurrent transaction conflicted; retry the whole operation."},
 	[NAT_ERR_RESOURCE_EXHAUSTED] = {"resource_exhausted", "resource_exhausted", true,
-		"The server ran short of a resource; retry later with a smaller request."},
+	"The server ran short of a resource; retry later with a smaller request."},
 	[NAT_ERR_CONNECTION_ERROR] = {"connection_error", "connection_error", true, NULL},
 	[NAT_ERR_AUTHENTICATION_ERROR] = {"authentication_error", "permission_denied", false, NULL},
 	[NAT_ERR_INVALID_PARAMETERS] = {"invalid_parameters", "invalid_request", false,
-		"Fix the argument as the tool's JSON Schema describes and retry."},
+	"Fix the argument as the tool's JSON Schema describes and retry."},
 	[NAT_ERR_UNKNOWN_TOOL] = {"unknown_tool", "invalid_request", false, NULL},
 	[NAT_ERR_CONFIRMATION_REQUIRED] = {"confirmation_required", "confirmation_required", false, NULL},
 	[NAT_ERR_LIMIT_EXCEEDED] = {"limit_exceeded", "limit_exceeded", false, NULL},
@@ -182,7 +183,11 @@ nat_classify_sqlstate(int code)
 		case ERRCODE_DATA_EXCEPTION:
 			return nat_category_of(NAT_ERR_INVALID_INPUT);
 		case ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION:
-			/* other integrity violations (23000, triggers' own): a rule on the values */
+
+			/*
+			 * other integrity violations (23000, triggers' own): a rule on
+			 * the values
+			 */
 			c = nat_category_of(NAT_ERR_CONSTRAINT_VIOLATION);
 			c.portable_type = "check_constraint";
 			return c;
@@ -575,7 +580,7 @@ nat_explain_constraint_error(ErrorData *edata, ToolCall *call, List **affected,
 		return;
 	}
 	foreach(lc, names)
-		*affected = lappend(*affected, psprintf("%s.%s", table, quote_identifier(lfirst(lc))));
+		* affected = lappend(*affected, psprintf("%s.%s", table, quote_identifier(lfirst(lc))));
 
 	switch (edata->sqlerrcode)
 	{

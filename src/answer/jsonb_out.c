@@ -185,7 +185,7 @@ static Size
 numeric_rendered_size(Numeric n)
 {
 	char	   *str = DatumGetCString(DirectFunctionCall1(numeric_out,
-														   NumericGetDatum(n)));
+														  NumericGetDatum(n)));
 	Size		size = strlen(str);
 
 	pfree(str);
@@ -579,6 +579,7 @@ nat_datum_to_jsonb_value(ColumnOutput *col, Datum value, bool isnull,
 				v.type = jbvBinary;
 				v.val.binary.data = &jb->root;
 				v.val.binary.len = VARSIZE(jb) - VARHDRSZ;
+
 				/*
 				 * Pushed, a container is unpacked into one JsonbValue per
 				 * token, its strings and numbers still in jb.

@@ -174,7 +174,7 @@ push_truncation(NatJsonb *state, const char *reason, int64 limit)
 static void
 nat_response_rows(ToolCall *call, RowResult *result)
 {
-	NatJsonb *state = &call->state;
+	NatJsonb   *state = &call->state;
 
 	nat_push_int(state, "rowCount", result->row_count);
 	nat_push_bool(state, "truncated", result->truncated);
@@ -411,11 +411,12 @@ default_suggestion(ToolCall *call, NatErrorKind kind,
 		return psprintf("The role you run as lacks a privilege on %s; ask the database administrator for it, or use another table.", call->table);
 	if (kind == NAT_ERR_DEPENDENT_OBJECTS && call->table)
 		return psprintf("Other objects depend on %s (see details.detail); change or drop them first: tools never cascade.", call->table);
+
 	/*
-	 * 25006 on a standby is the server's, unless the call runs read-only
-	 * (the tool, the role or read_only): then the call refused it, as on a
-	 * primary, and may well be allowed without read_only (a volatile
-	 * function that only reads).
+	 * 25006 on a standby is the server's, unless the call runs read-only (the
+	 * tool, the role or read_only): then the call refused it, as on a
+	 * primary, and may well be allowed without read_only (a volatile function
+	 * that only reads).
 	 */
 	if (kind == NAT_ERR_READ_ONLY_VIOLATION && RecoveryInProgress() &&
 		!nat_read_only && !call->read_only)
@@ -459,9 +460,10 @@ clip_text(const char *str)
 	if (str == NULL || (len = strlen(str)) <= ERROR_TEXT_MAX)
 		return str;
 	keep = pg_mbcliplen(str, (int) len, ERROR_TEXT_MAX);
+
 	/*
-	 * End at a whole word: a URI cut before its "@" would no longer look
-	 * like one, and its password would escape nat_mask_secrets().
+	 * End at a whole word: a URI cut before its "@" would no longer look like
+	 * one, and its password would escape nat_mask_secrets().
 	 */
 	while (keep > 0 && !isspace((unsigned char) str[keep - 1]))
 		keep--;
@@ -590,16 +592,18 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 		column = edata->column_name;
 		facts.edata = edata;
 		facts.hint = hint;
+
 		/*
 		 * The patterns read the message as answered (secrets masked, quoted
 		 * parts clipped), so what they name is what "error" shows; our
 		 * timer's cancel says nothing more than its category.
 		 */
 		facts.message = call->timed_out || edata->message == NULL ? NULL : message;
+
 		/*
-		 * A cancel that reaches an answer without our timer was raised by
-		 * the agent's own code (execute.c re-throws real cancels): it is
-		 * the statement's error, not a timeout, unless its text says more.
+		 * A cancel that reaches an answer without our timer was raised by the
+		 * agent's own code (execute.c re-throws real cancels): it is the
+		 * statement's error, not a timeout, unless its text says more.
 		 */
 		if (edata->sqlerrcode != ERRCODE_QUERY_CANCELED || call->timed_out)
 			facts.code = unpack_sql_state(edata->sqlerrcode);

@@ -96,9 +96,9 @@ sink_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
 
 	/*
 	 * The header counts against the budget like rows do: its text, and its
-	 * memory (the columns' descriptions and a small object per column).
-	 * Past the budget (many wide statements in one call), the statement's
-	 * rows and header are left out.
+	 * memory (the columns' descriptions and a small object per column). Past
+	 * the budget (many wide statements in one call), the statement's rows and
+	 * header are left out.
 	 */
 	header_bytes = 2;
 	for (i = 0; i < typeinfo->natts; i++)

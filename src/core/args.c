@@ -661,9 +661,9 @@ nat_normalize_args(const ToolDef *tool, Jsonb *args)
 		return args;
 
 	/*
-	 * Rebuilding unpacks every other argument: first refuse (by leaving
-	 * them to validation) unknown keys, and oversized values before they
-	 * are walked.
+	 * Rebuilding unpacks every other argument: first refuse (by leaving them
+	 * to validation) unknown keys, and oversized values before they are
+	 * walked.
 	 */
 	it = JsonbIteratorInit(&args->root);
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)

@@ -203,8 +203,10 @@ static GuardState guard;
 /* the hidden setting that carries the call's state to parallel workers */
 #define CALL_STATE_SETTING "neon_ai_tools.call_state"
 static char *call_state = NULL;
+
 /* the value this backend published for its call in progress */
 static char published_state[64];
+
 /* true only while this backend publishes its own value */
 static bool publishing = false;
 

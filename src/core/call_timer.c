@@ -54,6 +54,7 @@ static volatile sig_atomic_t call_timeout_fired = false;
 static volatile sig_atomic_t call_timeout_killed = false;
 static TimestampTz call_deadline = 0;
 static int	call_timeout_ms = 0;
+
 /* in a parallel worker: no timer here, the deadline is read off the clock */
 static bool deadline_by_clock = false;
 static ErrorContextCallback deadline_context;

@@ -260,7 +260,8 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		apply_call_settings(call);
 		nat_timer_arm(call->timeout_ms);
 		call->deadline = nat_timer_deadline(&timeout_ms);
-		nat_guard_begin(call->read_only, callcxt);	/* after: reads the deadline */
+		nat_guard_begin(call->read_only, callcxt);	/* after: reads the
+													 * deadline */
 
 		/* validated and decoded (above); planned; run and rendered */
 		nat_response_begin(call);
@@ -639,10 +640,10 @@ run_agent_statement(ToolCall *call, ToolPlan *plan, RawStmt *rs, int index)
 	bool		modifies;
 
 	/*
-	 * The statement's analysis, bound values and execution live in a
-	 * context of their own, freed when it has run: only its rows stay, in
-	 * the answer (row_sink.c puts them in the call's context).  So many
-	 * statements cost no more than the largest of them.
+	 * The statement's analysis, bound values and execution live in a context
+	 * of their own, freed when it has run: only its rows stay, in the answer
+	 * (row_sink.c puts them in the call's context).  So many statements cost
+	 * no more than the largest of them.
 	 */
 	MemoryContext stmtcxt = AllocSetContextCreate(call->cxt,
 												  "neon_ai_tools statement",

@@ -223,18 +223,18 @@ nat_policy_after_define(void)
 		/*
 		 * Refuse calls until the layers are back.  Should reading them raise
 		 * an ERROR, the flag stays set, and a retried load of the library
-		 * fails anyway (its variables are already defined): the session
-		 * stays closed either way.
+		 * fails anyway (its variables are already defined): the session stays
+		 * closed either way.
 		 */
 		policy_broken = "the administrator's settings could not be restored";
 
 		/*
 		 * Only the refused variables are touched: the others kept their
-		 * administrator's or accepted client values.  Highest source first:
-		 * a value that a higher layer already overrides is skipped
+		 * administrator's or accepted client values.  Highest source first: a
+		 * value that a higher layer already overrides is skipped
 		 * (reapply_value), as PostgreSQL never applied it either.
-		 * pg_db_role_setting needs a transaction; loading the library from
-		 * a call, LOAD or session_preload_libraries always has one.
+		 * pg_db_role_setting needs a transaction; loading the library from a
+		 * call, LOAD or session_preload_libraries always has one.
 		 */
 		if (IsTransactionState() &&
 			reapply_db_role_settings() &&

@@ -297,8 +297,8 @@ nat_prepare_cached(const char *sql, int nargs, Oid *types, NatSqlOrigin origin)
 		return plan;
 
 	/*
-	 * Allocate first: should that fail, the plan is still the SPI
-	 * procedure's and goes with it.  SPI_keepplan() cannot fail.
+	 * Allocate first: should that fail, the plan is still the SPI procedure's
+	 * and goes with it.  SPI_keepplan() cannot fail.
 	 */
 	sql_copy = MemoryContextStrdup(plan_cache_cxt, sql);
 	if (nargs > 0)

@@ -148,8 +148,7 @@ parse_line(const char *line, size_t len, json_object **error_data)
 	/*
 	 * The grammar and the encoding are checked on the text (rawjson.c);
 	 * json-c then only builds the tree, not in strict mode, which newer
-	 * json-c makes refuse numbers beyond 64 bits (their text is what
-	 * counts).
+	 * json-c makes refuse numbers beyond 64 bits (their text is what counts).
 	 */
 	if (!mcp_json_check(line, len, MAX_DEPTH, &end, &reason))
 		return parse_failure(reason, end, error_data);

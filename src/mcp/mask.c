@@ -164,11 +164,11 @@ mcp_mask_text(const char *text)
 	out[0] = '\0';
 	for (i = 0; i < regions.count; i++)
 	{
-		strncat(out, text + pos, regions.items[i].start - pos);
+		strncat(out, text +pos, regions.items[i].start - pos);
 		strcat(out, MASK_TEXT);
 		pos = regions.items[i].end;
 	}
-	strcat(out, text + pos);
+	strcat(out, text +pos);
 	free(regions.items);
 	return out;
 }
@@ -186,7 +186,7 @@ mcp_mask_in_place(char *text)
 		return;
 	find_regions(text, &regions);
 	for (i = 0; i < regions.count; i++)
-		memset(text + regions.items[i].start, '*',
+		memset(text +regions.items[i].start, '*',
 			   regions.items[i].end - regions.items[i].start);
 	free(regions.items);
 }
@@ -285,7 +285,7 @@ find_secret_regions(const char *text, MaskRegions *regions)
 
 		while ((p = strstr(p, secrets[i])) != NULL)
 		{
-			add_region(regions, p - text, p - text + len);
+			add_region(regions, p - text, p - text +len);
 			p += len;
 		}
 	}

@@ -339,6 +339,7 @@ handle_tools_call(json_object *id, const McpRequest *req)
 		text = mcp_strdup(json_object_to_json_string_ext(envelope,
 														 JSON_C_TO_STRING_PLAIN |
 														 JSON_C_TO_STRING_NOSLASHESCAPE));
+
 		response = jsonrpc_result(id, tool_result(text, envelope, true));
 		free(text);
 	}

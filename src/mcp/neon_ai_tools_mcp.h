@@ -149,7 +149,7 @@ typedef enum McpDbStatus
 typedef struct McpDbResult
 {
 	McpDbStatus status;
-	char	   *values[MCP_DB_MAX_COLUMNS];	/* MCP_DB_OK: the row, as text */
+	char	   *values[MCP_DB_MAX_COLUMNS]; /* MCP_DB_OK: the row, as text */
 	char	   *message;		/* errors: masked primary message */
 	char	   *detail;			/* errors: masked detail, or NULL */
 	char	   *hint;			/* errors: masked hint, or NULL */

@@ -73,7 +73,8 @@ mcp_json_check(const char *text, size_t len, int max_depth, size_t *offset,
 	if (!mcp_json_check_utf8(text, len, offset, reason))
 		return false;
 	g.start = text;
-	g.end = text + len;
+	g.end = text +len;
+
 	g.max_depth = max_depth;
 	g.error_at = NULL;
 	g.reason = NULL;
@@ -266,7 +267,8 @@ mcp_json_is_int64(const char *text, size_t len)
 	if (len > 0 && text[0] == '-')
 	{
 		limit = "9223372036854775808";
-		text++;
+		text	  ++;
+
 		len--;
 	}
 	else
@@ -291,7 +293,7 @@ mcp_json_is_int64(const char *text, size_t len)
 bool
 mcp_json_string_is_unicode(const char *text, size_t len)
 {
-	const char *end = text + len;
+	const char *end = text +len;
 	const char *p;
 	bool		need_low = false;
 

@@ -132,6 +132,7 @@ mcp_write_message(json_object *message)
 	text = json_object_to_json_string_ext(message,
 										  JSON_C_TO_STRING_PLAIN |
 										  JSON_C_TO_STRING_NOSLASHESCAPE);
+
 	if (text == NULL)
 	{
 		mcp_log(MCP_LOG_ERROR, "could not serialize a message");

@@ -177,9 +177,9 @@ nat_deparse_column_list(StringInfo buf, Oid relid, JsonbValue *columns,
 		if (strcmp(str, "*") != 0)
 		{
 			/*
-			 * Scan "a, \"b c\", d" one name at a time, stopping at the
-			 * column limit: the count is known only while scanning, and a
-			 * huge list must not be split first.
+			 * Scan "a, \"b c\", d" one name at a time, stopping at the column
+			 * limit: the count is known only while scanning, and a huge list
+			 * must not be split first.
 			 */
 			for (;;)
 			{

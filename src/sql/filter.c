@@ -590,7 +590,7 @@ validate_in_list(JsonbValue *value, const WherePath *wp, WhereBudget *budget)
 								   NAT_MAX_IN_LIST),
 						  "list of %d values is longer than the limit of %d",
 						  n, NAT_MAX_IN_LIST);
-	count_terms(budget, Max(n, 1), wp);	/* [] stands for false */
+	count_terms(budget, Max(n, 1), wp); /* [] stands for false */
 	return 1;
 }
 
@@ -687,8 +687,8 @@ validate_where_object(JsonbContainer *obj, const WherePath *wp, int depth,
 		else if (!and_or && !not)
 		{
 			/*
-			 * A column: a bare list, or operators with in / not_in lists.
-			 * A list counts its values, any other operator or value one.
+			 * A column: a bare list, or operators with in / not_in lists. A
+			 * list counts its values, any other operator or value one.
 			 */
 			if (validate_in_list(&v, &member, budget) == 0 && !is_object(&v))
 				count_terms(budget, 1, &member);

@@ -163,7 +163,7 @@ typedef struct FilterSqlContext
 } FilterSqlContext;
 
 pg_noreturn static void refuse(FilterSqlContext *ctx, int location, const char *suggestion,
-				   const char *fmt,...) pg_attribute_printf(4, 5) pg_attribute_noreturn();
+							   const char *fmt,...) pg_attribute_printf(4, 5) pg_attribute_noreturn();
 static void position_error_callback(void *arg);
 static Node *parse_condition(FilterSqlContext *ctx);
 static bool name_in_list(const char *name, const char *const *list, int n);
@@ -671,10 +671,9 @@ analyse_condition(FilterSqlContext *ctx, Node *raw)
 	 * Resolve unqualified operators, functions, types and collations in
 	 * pg_catalog only (pg_temp last, and never for functions or operators),
 	 * so that a schema earlier in the caller's search_path cannot supply an
-	 * "=" of its own.  The price: operators that only exist in other
-	 * schemas (extension types such as citext) are not found, and a
-	 * comparison on such a type may fall back to a built-in one through an
-	 * implicit cast.
+	 * "=" of its own.  The price: operators that only exist in other schemas
+	 * (extension types such as citext) are not found, and a comparison on
+	 * such a type may fall back to a built-in one through an implicit cast.
 	 */
 	save_nestlevel = NewGUCNestLevel();
 	(void) set_config_option("search_path", ANALYSIS_SEARCH_PATH,

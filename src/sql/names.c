@@ -375,7 +375,7 @@ report_missing_table(const char *str, const char *schema, const char *relname,
 					 const char *path)
 {
 	ToolError  *err;
-	List	   *close = closest_tables(schema, relname, 0);	/* the timer is armed */
+	List	   *close = closest_tables(schema, relname, 0); /* the timer is armed */
 	ListCell   *lc;
 
 	err = nat_error(NAT_ERR_INVALID_TABLE, "table \"%s\" does not exist", nat_clip(str));

@@ -216,9 +216,9 @@ nat_json_to_datum(JsonbValue *value, Oid typid, int32 typmod, bool *isnull)
 
 	/*
 	 * A JSON number for a numeric or integer column needs no round trip
-	 * through text.  Integers only when the number has no decimals (scale
-	 * 0), so that 2.5 is still refused by the integer's input function
-	 * rather than rounded.
+	 * through text.  Integers only when the number has no decimals (scale 0),
+	 * so that 2.5 is still refused by the integer's input function rather
+	 * than rounded.
 	 */
 	if (value->type == jbvNumeric)
 	{
@@ -236,10 +236,10 @@ nat_json_to_datum(JsonbValue *value, Oid typid, int32 typmod, bool *isnull)
 
 	/*
 	 * A JSON array builds a true array (one whose input function is
-	 * array_in).  Types that only look like arrays (int2vector, oidvector:
-	 * no NULLs, one dimension, their own input rules) are left to their
-	 * input function, which refuses what they cannot hold instead of
-	 * storing a value nothing can output.
+	 * array_in).  Types that only look like arrays (int2vector, oidvector: no
+	 * NULLs, one dimension, their own input rules) are left to their input
+	 * function, which refuses what they cannot hold instead of storing a
+	 * value nothing can output.
 	 */
 	getTypeInputInfo(typid, &infunc, &ioparam);
 	if (value->type == jbvBinary &&

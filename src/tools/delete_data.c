@@ -89,7 +89,7 @@ static const ToolParam delete_params[] = {
 	NAT_PARAM_CONFIRM_ALL_ROWS("delete"),
 	{
 		.name = "mode",
-		.decode = NAT_DECODE_ENUM, .offset = offsetof(DeleteArgs, mode),
+		.decode = NAT_DECODE_ENUM,.offset = offsetof(DeleteArgs, mode),
 		.types = NAT_JSON_STRING,
 		.description = "\"delete\" deletes the rows that match where. \"truncate\" empties the whole table at once. \"drop\" removes the table (or view, materialized view, foreign table) itself. truncate and drop need \"confirm\": true, take no where, returning or max_affected, and never cascade: objects that depend on the table are reported instead.",
 		.enum_values = mode_values,
@@ -97,7 +97,7 @@ static const ToolParam delete_params[] = {
 	},
 	{
 		.name = "confirm",
-		.decode = NAT_DECODE_BOOL, .offset = offsetof(DeleteArgs, confirm),
+		.decode = NAT_DECODE_BOOL,.offset = offsetof(DeleteArgs, confirm),
 		.types = NAT_JSON_BOOLEAN,
 		.description = "Must be true for mode truncate or drop, which remove everything and cannot be limited to some rows: ask the user before setting it.",
 		.default_json = "false",

@@ -255,9 +255,9 @@ static void
 append_describe_foreign_keys(StringInfo buf)
 {
 	/*
-	 * Foreign keys of this table.  A foreign key to a partitioned table
-	 * also has one clone per referenced partition, on this same table:
-	 * those are left out.
+	 * Foreign keys of this table.  A foreign key to a partitioned table also
+	 * has one clone per referenced partition, on this same table: those are
+	 * left out.
 	 */
 	appendStringInfoString(buf,
 						   " 'foreign_keys', COALESCE((SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object("
@@ -286,9 +286,9 @@ append_describe_foreign_keys(StringInfo buf)
 
 	/*
 	 * Foreign keys of other tables that reference this one (names only,
-	 * whatever the caller's privileges on those tables).  The constraints
-	 * a partitioned referencing table passes on to its partitions repeat
-	 * their parent: those are left out.
+	 * whatever the caller's privileges on those tables).  The constraints a
+	 * partitioned referencing table passes on to its partitions repeat their
+	 * parent: those are left out.
 	 */
 	appendStringInfoString(buf,
 						   " 'referenced_by', COALESCE((SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object("
@@ -316,8 +316,8 @@ static void
 append_describe_indexes(StringInfo buf)
 {
 	/*
-	 * Indexes over visible columns; an index with expressions or a
-	 * predicate only if every column is visible (they may name any).
+	 * Indexes over visible columns; an index with expressions or a predicate
+	 * only if every column is visible (they may name any).
 	 */
 	appendStringInfoString(buf,
 						   " 'indexes', COALESCE((SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object("

@@ -48,7 +48,7 @@ static const char *const mode_values[] = {"single", "multiple", NULL};
 static const ToolParam execute_params[] = {
 	{
 		.name = "sql",
-		.decode = NAT_DECODE_TEXT, .offset = offsetof(ExecuteArgs, sql),
+		.decode = NAT_DECODE_TEXT,.offset = offsetof(ExecuteArgs, sql),
 		.types = NAT_JSON_STRING,
 		.required = true,
 		.description = "The SQL statement to run. Put values in params and refer to them as $1, $2, ... instead of writing them into the text.",
@@ -57,7 +57,7 @@ static const ToolParam execute_params[] = {
 	},
 	{
 		.name = "params",
-		.decode = NAT_DECODE_JSON, .offset = offsetof(ExecuteArgs, params),
+		.decode = NAT_DECODE_JSON,.offset = offsetof(ExecuteArgs, params),
 		.types = NAT_JSON_ARRAY,
 		.description = "Values for $1, $2, ... in order; each is converted to the type PostgreSQL infers for its placeholder; null is SQL NULL.",
 		.examples_json = "[[42], [\"shipped\", 7], [null, \"2024-01-01\"]]",
@@ -66,7 +66,7 @@ static const ToolParam execute_params[] = {
 	},
 	{
 		.name = "mode",
-		.decode = NAT_DECODE_ENUM, .offset = offsetof(ExecuteArgs, mode),
+		.decode = NAT_DECODE_ENUM,.offset = offsetof(ExecuteArgs, mode),
 		.types = NAT_JSON_STRING,
 		.description = "single (default): exactly one statement. multiple: up to " CppAsString2(NAT_MAX_STATEMENTS) " statements separated by semicolons, run in order, all or nothing, with one result per statement in data; the byte limit is shared by all of them.",
 		.enum_values = mode_values,
@@ -74,7 +74,7 @@ static const ToolParam execute_params[] = {
 	},
 	{
 		.name = "read_only",
-		.decode = NAT_DECODE_BOOL, .offset = offsetof(CommonArgs, read_only),
+		.decode = NAT_DECODE_BOOL,.offset = offsetof(CommonArgs, read_only),
 		.types = NAT_JSON_BOOLEAN,
 		.description = "Run read-only: only queries, SHOW and EXPLAIN, enforced by the database engine. Always on when the server is in read-only mode.",
 		.default_json = "false",
@@ -97,7 +97,8 @@ const ToolDef nat_tool_execute_sql = {
 	.nparams = lengthof(execute_params),
 	.args_size = sizeof(ExecuteArgs),
 	.read_only = false,
-	.writes = false,			/* stays available, read-only, in read-only mode */
+	.writes = false,			/* stays available, read-only, in read-only
+								 * mode */
 	.destructive = true,
 	.idempotent = false,
 	.plan = execute_sql,

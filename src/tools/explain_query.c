@@ -37,7 +37,7 @@ typedef struct ExplainArgs
 static const ToolParam explain_params[] = {
 	{
 		.name = "sql",
-		.decode = NAT_DECODE_TEXT, .offset = offsetof(ExplainArgs, sql),
+		.decode = NAT_DECODE_TEXT,.offset = offsetof(ExplainArgs, sql),
 		.types = NAT_JSON_STRING,
 		.required = true,
 		.description = "The statement to explain, without EXPLAIN; values as $1, $2, ... in params.",
@@ -46,7 +46,7 @@ static const ToolParam explain_params[] = {
 	},
 	{
 		.name = "params",
-		.decode = NAT_DECODE_JSON, .offset = offsetof(ExplainArgs, params),
+		.decode = NAT_DECODE_JSON,.offset = offsetof(ExplainArgs, params),
 		.types = NAT_JSON_ARRAY,
 		.description = "Values for $1, $2, ... in order, one for each placeholder: the plan depends on them.",
 		.examples_json = "[[42]]",
@@ -55,7 +55,7 @@ static const ToolParam explain_params[] = {
 	},
 	{
 		.name = "analyze",
-		.decode = NAT_DECODE_BOOL, .offset = offsetof(ExplainArgs, analyze),
+		.decode = NAT_DECODE_BOOL,.offset = offsetof(ExplainArgs, analyze),
 		.types = NAT_JSON_BOOLEAN,
 		.description = "Also run the statement and report actual times and row counts. Only for read-only statements (queries); it runs read-only.",
 		.default_json = "false",
@@ -127,8 +127,8 @@ explain_query(ToolCall *call, const void *targs, ToolPlan *plan)
 
 	/*
 	 * The EXPLAIN is analysed, and the params bound to the types it infers
-	 * for them, when it runs (execute.c); a placeholder planned as NULL
-	 * would give a misleading plan, so every one needs a value.
+	 * for them, when it runs (execute.c); a placeholder planned as NULL would
+	 * give a misleading plan, so every one needs a value.
 	 */
 	plan->run = PLAN_VALUE;
 	plan->value_shape = PLAN_VALUE_JSON_TEXT;

@@ -60,7 +60,7 @@ static const ToolParam insert_params[] = {
 	NAT_PARAM_TABLE("to insert into"),
 	{
 		.name = "rows",
-		.decode = NAT_DECODE_JSON, .offset = offsetof(InsertArgs, rows),
+		.decode = NAT_DECODE_JSON,.offset = offsetof(InsertArgs, rows),
 		.types = NAT_JSON_OBJECT | NAT_JSON_ARRAY,
 		.required = true,
 		.description = "One row as an object of column values, or a list of such objects; all are inserted in one atomic operation. Missing columns take their default; values are converted to the column types (\"5\" for an integer, [\"a\", \"b\"] for a text[] column, objects for json/jsonb).",
@@ -75,7 +75,7 @@ static const ToolParam insert_params[] = {
 	},
 	{
 		.name = "on_conflict",
-		.decode = NAT_DECODE_ENUM, .offset = offsetof(InsertArgs, on_conflict),
+		.decode = NAT_DECODE_ENUM,.offset = offsetof(InsertArgs, on_conflict),
 		.types = NAT_JSON_STRING,
 		.description = "What to do when a row violates a unique constraint: error (the default: nothing is inserted), skip (insert the others, report skippedRows), update (upsert: update the existing row with the new values).",
 		.enum_values = on_conflict_values,
@@ -83,7 +83,7 @@ static const ToolParam insert_params[] = {
 	},
 	{
 		.name = "conflict_columns",
-		.decode = NAT_DECODE_JSON, .offset = offsetof(InsertArgs, conflict_columns),
+		.decode = NAT_DECODE_JSON,.offset = offsetof(InsertArgs, conflict_columns),
 		.types = NAT_JSON_ARRAY,
 		.description = "The columns of the unique constraint that decides a conflict, for skip and update; defaults to the primary key.",
 		.items = NAT_ITEMS_COLUMN,
@@ -334,6 +334,7 @@ check_conflict_target(Oid relid, List *attnums)
 	{
 		Relation	index = index_open(lfirst_oid(lc), AccessShareLock);
 		Form_pg_index form = index->rd_index;
+
 		/* a plain unique index: no expressions, no predicate */
 		bool		plain = form->indisunique &&
 			heap_attisnull(index->rd_indextuple, Anum_pg_index_indexprs, NULL) &&

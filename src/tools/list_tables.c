@@ -72,7 +72,7 @@ typedef struct ListTablesArgs
 static const ToolParam list_tables_params[] = {
 	{
 		.name = "schema",
-		.decode = NAT_DECODE_TEXT, .offset = offsetof(ListTablesArgs, schema),
+		.decode = NAT_DECODE_TEXT,.offset = offsetof(ListTablesArgs, schema),
 		.types = NAT_JSON_STRING,
 		.description = "List only this schema's tables, e.g. \"public\". By default every schema you can use, except the system schemas.",
 		.examples_json = "[\"public\", \"sales\"]",
@@ -80,7 +80,7 @@ static const ToolParam list_tables_params[] = {
 	},
 	{
 		.name = "pattern",
-		.decode = NAT_DECODE_TEXT, .offset = offsetof(ListTablesArgs, pattern),
+		.decode = NAT_DECODE_TEXT,.offset = offsetof(ListTablesArgs, pattern),
 		.types = NAT_JSON_STRING,
 		.description = "List only tables whose name matches this LIKE pattern, ignoring case: % matches any text, _ one character. E.g. \"order%\" or \"%customer%\".",
 		.examples_json = "[\"order%\", \"%customer%\"]",
@@ -88,7 +88,7 @@ static const ToolParam list_tables_params[] = {
 	},
 	{
 		.name = "include_extension_objects",
-		.decode = NAT_DECODE_BOOL, .offset = offsetof(ListTablesArgs, include_extension_objects),
+		.decode = NAT_DECODE_BOOL,.offset = offsetof(ListTablesArgs, include_extension_objects),
 		.types = NAT_JSON_BOOLEAN,
 		.description = "Also list the tables and views that belong to installed extensions (their own objects, such as pg_stat_statements or Citus's citus_tables), and those in schemas an extension owns (such as columnar). Left out by default.",
 		.default_json = "false",

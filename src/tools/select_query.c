@@ -43,7 +43,7 @@ static const ToolParam select_params[] = {
 	NAT_PARAM_TABLE("or view to read"),
 	{
 		.name = "columns",
-		.decode = NAT_DECODE_JSON, .offset = offsetof(SelectArgs, columns),
+		.decode = NAT_DECODE_JSON,.offset = offsetof(SelectArgs, columns),
 		.types = NAT_JSON_ARRAY | NAT_JSON_STRING,
 		.description = "Columns to return, as a list or a comma-separated string; all columns when omitted.",
 		.items = NAT_ITEMS_COLUMN,
@@ -55,7 +55,7 @@ static const ToolParam select_params[] = {
 	NAT_PARAM_WHERE("to return"),
 	{
 		.name = "order_by",
-		.decode = NAT_DECODE_JSON, .offset = offsetof(SelectArgs, order_by),
+		.decode = NAT_DECODE_JSON,.offset = offsetof(SelectArgs, order_by),
 		.types = NAT_JSON_ARRAY | NAT_JSON_STRING,
 		.description = "Sort order: a list of {column, direction, nulls}, or a string like \"created_at desc, id\".",
 		.items = NAT_ITEMS_SORT_KEY,

@@ -39,7 +39,7 @@ static const ToolParam update_params[] = {
 	NAT_PARAM_TABLE("to change"),
 	{
 		.name = "set",
-		.decode = NAT_DECODE_JSON, .offset = offsetof(UpdateArgs, set),
+		.decode = NAT_DECODE_JSON,.offset = offsetof(UpdateArgs, set),
 		.types = NAT_JSON_OBJECT,
 		.required = true,
 		.description = "New values by column name, e.g. {\"status\": \"shipped\", \"qty\": 5}; values are converted to the column types, null sets NULL.",
