@@ -367,6 +367,7 @@ extern void nat_explain_constraint_error(ErrorData *edata, struct ToolCall *call
 										 char **suggestion, List **actions);
 extern ErrorCategory nat_category_of(NatErrorKind kind);
 extern const char *nat_error_kind_name(NatErrorKind kind);
+extern const char *nat_error_kind_text_suggestion(NatErrorKind kind);
 extern const char *nat_error_kind_suggestion(NatErrorKind kind);
 
 /* ---- in answer/error_patterns.c: error text from any database (ai_error_info) ---- */

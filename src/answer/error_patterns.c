@@ -994,48 +994,22 @@ list_columns_action(Dialect dialect, const char *table)
 static char *
 generic_suggestion(ErrorCategory cat, bool class_only)
 {
-	NatErrorKind t = cat.kind;
+	const char *advice = nat_error_kind_text_suggestion(cat.kind);
 
-	if (t == NAT_ERR_INVALID_TABLE)
-		return pstrdup("A table or other object named in the statement does not exist; check the name and list the tables you can use.");
-	if (t == NAT_ERR_INVALID_COLUMN)
-		return pstrdup("A column named in the statement does not exist; check the name and list the table's columns.");
-	if (t == NAT_ERR_SYNTAX_ERROR)
-		return pstrdup("Fix the SQL syntax and retry.");
-	if (t == NAT_ERR_CONSTRAINT_VIOLATION)
+	/* constraint_violation's advice depends on which constraint */
+	if (cat.kind == NAT_ERR_CONSTRAINT_VIOLATION)
 	{
 		/* a class-level code (23000) does not say which constraint */
 		if (class_only)
-			return pstrdup("The change breaks a constraint of the table; fix the values and retry.");
-		if (strcmp(cat.portable_type, "foreign_key_constraint") == 0)
-			return pstrdup("The change breaks a foreign key: a referenced row must exist, and a row cannot be removed while other rows reference it.");
-		if (strcmp(cat.portable_type, "unique_constraint") == 0)
-			return pstrdup("A row with the same key already exists; use a different value, or skip or update the existing row.");
-		if (strcmp(cat.portable_type, "not_null_constraint") == 0)
-			return pstrdup("A required column got no value; supply one.");
-		return pstrdup("A value breaks a check constraint; pass values it accepts.");
+			advice = "The change breaks a constraint of the table; fix the values and retry.";
+		else if (strcmp(cat.portable_type, "foreign_key_constraint") == 0)
+			advice = "The change breaks a foreign key: a referenced row must exist, and a row cannot be removed while other rows reference it.";
+		else if (strcmp(cat.portable_type, "unique_constraint") == 0)
+			advice = "A row with the same key already exists; use a different value, or skip or update the existing row.";
+		else if (strcmp(cat.portable_type, "not_null_constraint") == 0)
+			advice = "A required column got no value; supply one.";
 	}
-	if (t == NAT_ERR_DEPENDENT_OBJECTS)
-		return pstrdup("Other objects depend on this one; drop or change them first, then retry.");
-	if (t == NAT_ERR_ALREADY_EXISTS)
-		return pstrdup("The object already exists; use it, choose another name, or use IF NOT EXISTS.");
-	if (t == NAT_ERR_INVALID_INPUT)
-		return pstrdup("A value does not fit the column's type; pass it in the type's own format.");
-	if (t == NAT_ERR_PERMISSION_DENIED)
-		return pstrdup("The user lacks a privilege for this operation; ask the database administrator for it.");
-	if (t == NAT_ERR_READ_ONLY_VIOLATION)
-		return pstrdup("The database or transaction is read-only; only reads are allowed.");
-	if (t == NAT_ERR_TIMEOUT)
-		return pstrdup("The operation ran too long and was stopped; narrow the filter, lower the limit, or raise the timeout.");
-	if (t == NAT_ERR_CONFLICT)
-		return pstrdup("A concurrent transaction conflicted; retry the whole transaction.");
-	if (t == NAT_ERR_RESOURCE_EXHAUSTED)
-		return pstrdup("The server ran short of a resource; retry later with a smaller request.");
-	if (t == NAT_ERR_CONNECTION_ERROR)
-		return pstrdup("Could not reach the database server; check the host and port and that the server is running, then retry.");
-	if (t == NAT_ERR_AUTHENTICATION_ERROR)
-		return pstrdup("Authentication failed; check the user name and credentials in the connection settings.");
-	return NULL;
+	return advice ? pstrdup(advice) : NULL;
 }
 
 /*
