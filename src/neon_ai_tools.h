@@ -407,8 +407,7 @@ typedef struct ErrorTextInfo
 extern void nat_analyze_error_text(const char *message, int64 unread,
 								   const char *code, const NatErrorKind *given_kind,
 								   ErrorTextInfo *info);
-extern Jsonb *nat_error_info(const char *message, int64 unread,
-							 const char *code, int64 code_unread);
+extern char *nat_whole_words(const char *str, int64 unread);
 extern char *nat_mask_secrets(const char *text);
 
 /* ---- in answer/error_enrich.c: the seed fields of every error answer ---- */
@@ -621,6 +620,8 @@ extern int	nat_effective_timeout(ToolCall *call);
 extern RowCaps nat_effective_row_caps(ToolCall *call);
 
 /* ---- in answer/response.c: the envelope ---- */
+extern Jsonb *nat_error_info(const char *message, int64 unread,
+							 const char *code, int64 code_unread);
 
 extern void nat_response_begin(ToolCall *call);
 extern Jsonb *nat_response_finish(ToolCall *call);

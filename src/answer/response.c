@@ -10,7 +10,9 @@
  *
  * Every key of a success answer is written here, from the call, the plan
  * and what running it produced (nat_response_plan), except the rows
- * themselves, which row_sink.c streams in as they come.
+ * themselves, which row_sink.c streams in as they come.  The answer of
+ * ai_error_info() is written here too, from the same enrichment as a
+ * tool's error answer (error_enrich.c, which applies error_patterns.c).
  *
  * IDENTIFICATION
  *		  src/answer/response.c
@@ -666,5 +668,80 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 		nat_push_string_array(&state, "dependencies", dependencies);
 
 	push_error_details(&state, call, err ? NULL : edata, hint, column, path, position);
+	return JsonbValueToJsonb(nat_jsonb_push(&state, WJB_END_OBJECT, NULL));
+}
+
+/*
+ * The answer of ai_error_info(message, code): the error envelope
+ * without what only a live call has (operation,
+ * table, executionTime, query).  Keys that do not apply are absent; when
+ * nothing is recognized, only success, status, tool, error, errorType
+ * and error_type are there (with error_code and sqlState if a code was
+ * given).  message is the start of the text, unread the bytes left out
+ * (code likewise): the answer says how much was not read.  The fields come
+ * from nat_enrich_error(), as a tool's error answer does.
+ */
+Jsonb *
+nat_error_info(const char *message, int64 unread, const char *code,
+			   int64 code_unread)
+{
+	NatJsonb	state = {0};
+	char	   *start = nat_whole_words(message, unread);
+	char	   *masked = nat_mask_secrets(start);
+	ErrorFacts	facts = {0};
+	ErrorEnrichment en;
+
+	if (code != NULL && code_unread > 0)
+		code = psprintf("%s%s", nat_whole_words(code, code_unread),
+						GetDatabaseEncoding() == PG_UTF8 ? "\xe2\x80\xa6" : "...");
+	facts.message = message;
+	facts.unread = unread;
+	facts.code = code;
+	nat_enrich_error(&facts, &en);
+	/* the error as it was read, and how much was not */
+	unread += strlen(message) - strlen(start);
+	if (unread > 0)
+		masked = psprintf("%s... (" INT64_FORMAT " more bytes)", masked, unread);
+	if (masked[0] == '\0')
+		masked = "(no message)";	/* "error" is never empty */
+
+	nat_jsonb_push(&state, WJB_BEGIN_OBJECT, NULL);
+	nat_push_bool(&state, "success", false);
+	nat_push_string(&state, "status", "error");
+	nat_push_string(&state, "tool", "ai_error_info");
+	nat_push_string(&state, "error", masked);
+	nat_push_string(&state, "errorType", nat_error_kind_name(en.category.kind));
+	nat_push_string(&state, "error_type", en.category.portable_type);
+	if (en.error_code)
+		nat_push_string(&state, "error_code", en.error_code);
+	if (en.sqlstate)
+		nat_push_string(&state, "sqlState", en.sqlstate);
+	if (en.known)
+	{
+		char	   *suggestion = en.suggestion ? en.suggestion :
+			en.pattern_suggestion ? en.pattern_suggestion : en.generic_suggestion;
+
+		nat_push_bool(&state, "retryable", en.category.retryable);
+		if (suggestion)
+			nat_push_string(&state, "suggestion", suggestion);
+		if (en.suggested_actions != NIL)
+			nat_push_string_array(&state, "suggested_actions", en.suggested_actions);
+		if (en.affected_resources != NIL)
+			nat_push_string_array(&state, "affected_resources", en.affected_resources);
+		if (en.dependencies != NIL)
+			nat_push_string_array(&state, "dependencies", en.dependencies);
+		if (en.constraint || en.column || en.hint)
+		{
+			nat_push_key(&state, "details");
+			nat_jsonb_push(&state, WJB_BEGIN_OBJECT, NULL);
+			if (en.hint)
+				nat_push_string(&state, "hint", en.hint);
+			if (en.constraint)
+				nat_push_string(&state, "constraint", en.constraint);
+			if (en.column)
+				nat_push_string(&state, "column", en.column);
+			nat_jsonb_push(&state, WJB_END_OBJECT, NULL);
+		}
+	}
 	return JsonbValueToJsonb(nat_jsonb_push(&state, WJB_END_OBJECT, NULL));
 }
