@@ -5,15 +5,16 @@
  *
  * A call goes only forward:
  *
- *	 args.c       validate the arguments and decode them into the tool's
- *				  struct (nat_decode_args)
- *	 tool_*.c     plan: resolve names, build the SQL text and its bound
- *				  values, choose how it runs (the tool's ToolDef.plan)
- *	 execute.c    run the plan: the one place that calls SPI, binds JSON
- *				  values to inferred types, applies the row and write caps
- *				  (nat_run_plan)
- *	 response.c   render: every success key through one sink
- *				  (nat_response_plan; rows stream in through row_sink.c)
+ *	 core/args.c       validate the arguments and decode them into the
+ *					   tool's struct (nat_decode_args)
+ *	 tools/            plan: resolve names, build the SQL text and its bound
+ *					   values, choose how it runs (the tool's ToolDef.plan)
+ *	 core/execute.c    run the plan: the one place that calls SPI, binds
+ *					   JSON values to inferred types, applies the row and
+ *					   write caps (nat_run_plan)
+ *	 answer/response.c render: every success key through one sink
+ *					   (nat_response_plan; rows stream in through
+ *					   answer/row_sink.c)
  *
  * A tool never runs SQL itself nor writes answer keys: it fills a ToolPlan.
  *
