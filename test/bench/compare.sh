@@ -20,18 +20,9 @@ ROUNDS=${3:-3}
 # shellcheck source=scripts/cluster.sh
 source "$HERE/../../scripts/cluster.sh"
 
-LIBDIR=$("$NAT_PG_CONFIG" --pkglibdir)
-INSTALLED=$LIBDIR/neon_ai_tools.so
-nat_mktemp_dir compare
-WORK=$NAT_DIR
-cp "$INSTALLED" "$WORK/after.so"
-nat_on_exit nat_as_root cp --remove-destination "$WORK/after.so" "$INSTALLED"
-
-# the "before" library, built from REF in a scratch checkout
-git -C "$NAT_ROOT" archive --format=tar "$REF" | tar -x -C "$WORK" --one-top-level=before
-chown -R "$NAT_USER": "$WORK/before"
-nat_build "$WORK/before" >/dev/null
-cp "$WORK/before/neon_ai_tools.so" "$WORK/before.so"
+# shellcheck source=test/bench/libraries.sh
+source "$HERE/libraries.sh"
+bench_libraries compare "$REF"
 
 nat_cluster_start nat_compare
 PSQL=("$NAT_PG_BIN/psql" -X -q -v ON_ERROR_STOP=1)

@@ -16,16 +16,9 @@ ROUNDS=${2:-8}
 # shellcheck source=scripts/cluster.sh
 source "$HERE/../../scripts/cluster.sh"
 
-LIBDIR=$("$NAT_PG_CONFIG" --pkglibdir)
-INSTALLED=$LIBDIR/neon_ai_tools.so
-nat_mktemp_dir percall
-WORK=$NAT_DIR
-cp "$INSTALLED" "$WORK/after.so"
-nat_on_exit nat_as_root cp --remove-destination "$WORK/after.so" "$INSTALLED"
-git -C "$NAT_ROOT" archive --format=tar "$REF" | tar -x -C "$WORK" --one-top-level=before
-chown -R "$NAT_USER": "$WORK/before"
-nat_build "$WORK/before" >/dev/null
-cp "$WORK/before/neon_ai_tools.so" "$WORK/before.so"
+# shellcheck source=test/bench/libraries.sh
+source "$HERE/libraries.sh"
+bench_libraries percall "$REF"
 
 nat_cluster_start nat_percall
 PSQL=("$NAT_PG_BIN/psql" -X -q -v ON_ERROR_STOP=1)

@@ -24,32 +24,15 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/nat_catalog.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 FORMATS="native openai openai_strict anthropic mcp gemini"
 
-fail() {
-    echo "not ok 1 - $1"
-    shift
-    local f
-    for f in "$@"; do
-        [ -s "$f" ] && sed 's/^/#   /' "$f" | tail -40
-    done
-    echo "1..1"
-    exit 1
-}
-
-command -v node >/dev/null 2>&1 || fail "node is installed"
-
-lock=$HERE/package-lock.json
-installed=$HERE/node_modules/.package-lock.json
-if [ ! -f "$installed" ] || [ "$lock" -nt "$installed" ]; then
-    echo "# npm ci in $HERE"
-    bash "$HERE/../../scripts/npm-ci.sh" "$HERE" >"$TMP/npm.log" 2>&1 ||
-        fail "npm ci (test/catalog)" "$TMP/npm.log"
-fi
+# shellcheck source=scripts/node-suite.sh
+source "$HERE/../../scripts/node-suite.sh"
+node_suite_install "$HERE" test/catalog
 
 dump=${NAT_CATALOG_FILE:-}
 if [ -z "$dump" ]; then
     "$PSQL" -X -q -v ON_ERROR_STOP=1 -d postgres \
         -c "DROP DATABASE IF EXISTS \"$DB\"" -c "CREATE DATABASE \"$DB\"" >"$TMP/createdb.log" 2>&1 ||
-        fail "create database $DB" "$TMP/createdb.log"
+        node_suite_fail "create database $DB" "$TMP/createdb.log"
     dump=$TMP/catalogs.tsv
     {
         echo "CREATE EXTENSION neon_ai_tools;"
@@ -61,7 +44,7 @@ if [ -z "$dump" ]; then
         done
     } >"$TMP/dump.sql"
     "$PSQL" -X -q -At -F $'\t' -v ON_ERROR_STOP=1 -d "$DB" -f "$TMP/dump.sql" >"$dump" 2>"$TMP/psql.err" ||
-        fail "ai_tool_list(format) for every format" "$TMP/psql.err"
+        node_suite_fail "ai_tool_list(format) for every format" "$TMP/psql.err"
     "$PSQL" -X -q -d postgres -c "DROP DATABASE IF EXISTS \"$DB\"" >/dev/null 2>&1 || true
 fi
 

@@ -20,38 +20,19 @@ DB=${NAT_ENVELOPE_DB:-nat_envelope}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/nat_envelope.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
-# Report a failure before validate.mjs could run, as TAP.
-fail() {
-    echo "not ok 1 - $1"
-    shift
-    local f
-    for f in "$@"; do
-        [ -s "$f" ] && sed 's/^/#   /' "$f" | tail -40
-    done
-    echo "1..1"
-    exit 1
-}
-
-command -v node >/dev/null 2>&1 || fail "node is installed"
-
-# --- ajv --------------------------------------------------------------------
-lock=$HERE/package-lock.json
-installed=$HERE/node_modules/.package-lock.json
-if [ ! -f "$installed" ] || [ "$lock" -nt "$installed" ]; then
-    echo "# npm ci in $HERE"
-    bash "$HERE/../../scripts/npm-ci.sh" "$HERE" >"$TMP/npm.log" 2>&1 ||
-        fail "npm ci (test/envelope)" "$TMP/npm.log"
-fi
+# shellcheck source=scripts/node-suite.sh
+source "$HERE/../../scripts/node-suite.sh"
+node_suite_install "$HERE" test/envelope
 
 # --- the answers ----------------------------------------------------------------
 "$PSQL" -X -q -v ON_ERROR_STOP=1 -d postgres \
     -c "DROP DATABASE IF EXISTS \"$DB\"" -c "CREATE DATABASE \"$DB\"" >"$TMP/createdb.log" 2>&1 ||
-    fail "create database $DB" "$TMP/createdb.log"
+    node_suite_fail "create database $DB" "$TMP/createdb.log"
 answers=$TMP/responses.jsonl
 if ! "$PSQL" -X -v ON_ERROR_STOP=1 -d "$DB" -f "$HERE/responses.sql" >"$answers" 2>"$TMP/psql.err"; then
     echo "# psql output so far (last lines):"
     tail -3 "$answers" | cut -c1-300 | sed 's/^/#   /'
-    fail "responses.sql runs (psql failed)" "$TMP/psql.err"
+    node_suite_fail "responses.sql runs (psql failed)" "$TMP/psql.err"
 fi
 "$PSQL" -X -q -d postgres -c "DROP DATABASE IF EXISTS \"$DB\"" >/dev/null 2>&1 || true
 
