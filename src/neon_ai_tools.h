@@ -434,19 +434,13 @@ typedef struct ErrorFacts
  */
 typedef struct ErrorEnrichment
 {
-	ErrorCategory category;
-	bool		known;			/* false: nothing recognized */
-	char	   *error_code;
-	char	   *sqlstate;
+	ErrorTextInfo text;			/* what the message patterns found: the
+								 * category, codes, the pattern's advice */
 	char	   *suggestion;		/* from the error's fields or the catalog */
-	char	   *pattern_suggestion; /* from the message pattern */
-	char	   *generic_suggestion; /* the category's */
+	/* the names and steps of the error's fields and of the patterns */
 	List	   *suggested_actions;
 	List	   *affected_resources;
 	List	   *dependencies;
-	char	   *constraint;
-	char	   *column;
-	char	   *hint;
 } ErrorEnrichment;
 
 extern void nat_enrich_error(const ErrorFacts *facts, ErrorEnrichment *en);

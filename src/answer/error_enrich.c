@@ -137,23 +137,14 @@ names_of_edata(ErrorData *edata, ToolCall *call, List **affected)
 void
 nat_enrich_error(const ErrorFacts *facts, ErrorEnrichment *en)
 {
-	ErrorTextInfo info;
 	ErrorData  *edata = facts->edata;
 	ToolError  *err = facts->err;
 	ToolCall   *call = facts->call;
+	ErrorTextInfo *info = &en->text;
 
 	memset(en, 0, sizeof(ErrorEnrichment));
 	nat_analyze_error_text(facts->message, facts->unread, facts->code,
-						   err ? &err->kind : NULL, &info);
-	en->category = info.category;
-	en->known = info.known;
-	en->error_code = info.error_code;
-	en->sqlstate = info.sqlstate;
-	en->pattern_suggestion = info.suggestion;
-	en->generic_suggestion = info.generic_suggestion;
-	en->constraint = info.constraint;
-	en->column = info.column;
-	en->hint = info.hint;
+						   err ? &err->kind : NULL, info);
 
 	/* 1 and 2: the error's own fields, then the catalog */
 	if (err)
@@ -178,15 +169,15 @@ nat_enrich_error(const ErrorFacts *facts, ErrorEnrichment *en)
 		en->suggestion = pstrdup(facts->hint);
 
 	/* 3: the message patterns */
-	merge_names(&en->affected_resources, info.affected_resources,
+	merge_names(&en->affected_resources, info->affected_resources,
 				call ? call->table : NULL);
-	merge_names(&en->dependencies, info.dependencies, NULL);
+	merge_names(&en->dependencies, info->dependencies, NULL);
 	/* the pattern's steps go with its advice, not with advice from 1 or 2 */
 	if (en->suggested_actions == NIL && en->suggestion == NULL)
-		en->suggested_actions = info.suggested_actions;
+		en->suggested_actions = info->suggested_actions;
 
 	/* 4: a live call knows which tables the role may use instead */
 	if (call && edata && en->suggestion == NULL &&
 		edata->sqlerrcode == ERRCODE_UNDEFINED_TABLE)
-		en->suggestion = closest_tables_suggestion(info.affected_resources, call);
+		en->suggestion = closest_tables_suggestion(info->affected_resources, call);
 }

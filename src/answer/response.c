@@ -624,20 +624,20 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 	 * message pattern's, then the category's.
 	 */
 	nat_enrich_error(&facts, &en);
-	cat = en.category;
+	cat = en.text.category;
 	suggestion = en.suggestion;
 	if (suggestion == NULL && call_advice_first(call, cat.kind, sqlerrcode))
 		suggestion = default_suggestion(call, cat.kind,
 										err ? NULL : edata->message,
 										err ? 0 : edata->sqlerrcode);
 	if (suggestion == NULL)
-		suggestion = en.pattern_suggestion;
+		suggestion = en.text.suggestion;
 	if (suggestion == NULL)
 		suggestion = default_suggestion(call, cat.kind,
 										err ? NULL : edata->message,
 										err ? 0 : edata->sqlerrcode);
 	if (suggestion == NULL)
-		suggestion = en.generic_suggestion;
+		suggestion = en.text.generic_suggestion;
 	actions = en.suggested_actions;
 	affected = en.affected_resources;
 	dependencies = en.dependencies;
@@ -710,18 +710,18 @@ nat_error_info(const char *message, int64 unread, const char *code,
 	nat_push_string(&state, "status", "error");
 	nat_push_string(&state, "tool", "ai_error_info");
 	nat_push_string(&state, "error", masked);
-	nat_push_string(&state, "errorType", nat_error_kind_name(en.category.kind));
-	nat_push_string(&state, "error_type", en.category.portable_type);
-	if (en.error_code)
-		nat_push_string(&state, "error_code", en.error_code);
-	if (en.sqlstate)
-		nat_push_string(&state, "sqlState", en.sqlstate);
-	if (en.known)
+	nat_push_string(&state, "errorType", nat_error_kind_name(en.text.category.kind));
+	nat_push_string(&state, "error_type", en.text.category.portable_type);
+	if (en.text.error_code)
+		nat_push_string(&state, "error_code", en.text.error_code);
+	if (en.text.sqlstate)
+		nat_push_string(&state, "sqlState", en.text.sqlstate);
+	if (en.text.known)
 	{
 		char	   *suggestion = en.suggestion ? en.suggestion :
-			en.pattern_suggestion ? en.pattern_suggestion : en.generic_suggestion;
+			en.text.suggestion ? en.text.suggestion : en.text.generic_suggestion;
 
-		nat_push_bool(&state, "retryable", en.category.retryable);
+		nat_push_bool(&state, "retryable", en.text.category.retryable);
 		if (suggestion)
 			nat_push_string(&state, "suggestion", suggestion);
 		if (en.suggested_actions != NIL)
@@ -730,16 +730,16 @@ nat_error_info(const char *message, int64 unread, const char *code,
 			nat_push_string_array(&state, "affected_resources", en.affected_resources);
 		if (en.dependencies != NIL)
 			nat_push_string_array(&state, "dependencies", en.dependencies);
-		if (en.constraint || en.column || en.hint)
+		if (en.text.constraint || en.text.column || en.text.hint)
 		{
 			nat_push_key(&state, "details");
 			nat_jsonb_push(&state, WJB_BEGIN_OBJECT, NULL);
-			if (en.hint)
-				nat_push_string(&state, "hint", en.hint);
-			if (en.constraint)
-				nat_push_string(&state, "constraint", en.constraint);
-			if (en.column)
-				nat_push_string(&state, "column", en.column);
+			if (en.text.hint)
+				nat_push_string(&state, "hint", en.text.hint);
+			if (en.text.constraint)
+				nat_push_string(&state, "constraint", en.text.constraint);
+			if (en.text.column)
+				nat_push_string(&state, "column", en.text.column);
 			nat_jsonb_push(&state, WJB_END_OBJECT, NULL);
 		}
 	}
