@@ -24,10 +24,11 @@ TAP_TESTS = 1
 PROVE_TESTS = $(sort $(wildcard test/t/*.pl))
 
 PG_CFLAGS = -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wno-sign-compare
-# A local that shadows another of a compatible type is an error waiting to
-# happen: PostgreSQL 16 and later build with this warning; so do we, with a
-# compiler that has it (gcc; clang's own -Wshadow is stricter still).
-PG_CFLAGS += $(shell $(CC) -Werror -Wshadow=compatible-local -E -x c /dev/null >/dev/null 2>&1 && echo -Wshadow=compatible-local)
+# A name that shadows another is an error waiting to happen: PostgreSQL 16
+# and later build with -Wshadow=compatible-local; we build with all of
+# -Wshadow (locals over locals, parameters and globals), which PostgreSQL's
+# own headers pass on 15 to 19, with gcc and clang alike.
+PG_CFLAGS += -Wshadow
 PG_CPPFLAGS = -I$(srcdir)/src
 
 EXTRA_CLEAN = results regression.diffs regression.out tmp_check
