@@ -1799,7 +1799,7 @@ nat_analyze_error_text(const char *message, int64 unread, const char *code,
 	keep = len > MAX_ANALYZED_BYTES ?
 		pg_mbcliplen(message, len, MAX_ANALYZED_BYTES) : (int) len;
 	analyze(nat_mask_secrets(nat_whole_words(message ? pnstrdup(message, keep) : "",
-										 unread + len - keep)),
+											 unread + len - keep)),
 			&pc, pc.error_code == NULL && given_kind == NULL, given_kind, &an);
 	info->category = an.cat;
 	info->known = an.known;
