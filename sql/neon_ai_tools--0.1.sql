@@ -24,6 +24,18 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION ai_tool_call(text, jsonb) IS
 'runs one tool as the caller and answers with one jsonb object: the rows, or a categorized error';
 
+-- The plan ai_tool_call() would run, validated and planned as the caller
+-- but not run: relation, columns, SQL text, parameter types and caps, never
+-- the bound values.  VOLATILE like ai_tool_call: planning reads the catalog
+-- as of now, under the call's guards.
+CREATE FUNCTION ai_tool_plan(name text, args jsonb DEFAULT '{}')
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'ai_tool_plan'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION ai_tool_plan(text, jsonb) IS
+'what ai_tool_call would run for these arguments, without running it: the resolved relation and columns, the SQL text, the parameter types and the caps';
+
 -- The classifier alone: no subtransaction, no catalog access, the same
 -- answer for the same text (STABLE rather than IMMUTABLE only because the
 -- pattern table grows between versions).  Not STRICT: a NULL code means

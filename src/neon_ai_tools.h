@@ -506,8 +506,9 @@ extern void nat_deparse_collation(StringInfo buf, Oid collid);
 extern void nat_deparse_param(StringInfo buf, int paramno);
 extern void nat_deparse_limit_offset(StringInfo buf, QueryParams *params,
 									 int64 max_rows, int64 offset);
-extern int	nat_deparse_column_list(StringInfo buf, Oid relid,
-									JsonbValue *columns, const char *path);
+extern List *nat_deparse_column_list(StringInfo buf, Oid relid,
+									 JsonbValue *columns, const char *path);
+extern List *nat_relation_columns(Oid relid);
 extern Oid	nat_lookup_operator(const char *opname, Oid ltype, Oid rtype,
 								const char *path);
 
@@ -570,6 +571,8 @@ typedef struct ToolCall
 	bool		read_only;		/* run with transaction_read_only = on */
 	bool		timed_out;		/* our timer ended the call */
 	bool		dry_run;		/* roll back the call's work at the end */
+	bool		plan_only;		/* ai_tool_plan(): render the plan, run
+								 * nothing */
 	const char *error_type;		/* the error answer's errorType, or NULL */
 	int64		affected_rows;	/* rows changed, for the audit log; -1: none */
 
@@ -604,7 +607,8 @@ typedef struct RowResult
 	const char *oversized_column;	/* alone past the byte cap, first row */
 } RowResult;
 
-extern Jsonb *nat_run_tool_call(const char *name, Jsonb *args);
+extern Jsonb *nat_run_tool_call(const char *name, Jsonb *args,
+								bool plan_only);
 
 /* in answer/row_sink.c */
 extern DestReceiver *nat_row_sink_create(ToolCall *call, RowCaps caps,
@@ -621,7 +625,6 @@ extern void nat_response_begin(ToolCall *call);
 extern Jsonb *nat_response_finish(ToolCall *call);
 extern void nat_response_columns(ToolCall *call, ColumnOutput *cols, int ncols);
 extern void nat_response_data_end(ToolCall *call, bool opened);
-extern void nat_add_warning(ToolCall *call, const char *warning);
 extern Jsonb *nat_error_response(ToolCall *call, ErrorData *edata,
 								 ToolError *err);
 extern char *nat_format_elapsed(instr_time start);
@@ -660,14 +663,6 @@ extern SPIPlanPtr nat_prepare_cached(const char *sql, int nargs, Oid *types,
 extern void nat_check_connection(void);
 extern void nat_audit_call(ToolCall *call, const char *outcome);
 extern char *nat_mask_literals(const char *sql);
-
-/* ---- in sql/writes.c: rules shared by the tools that change rows ---- */
-
-extern Oid	nat_begin_write(ToolCall *call);
-extern void nat_deparse_write_filter(StringInfo buf, ToolCall *call, Oid relid,
-									 QueryParams *params, const char *verb);
-extern int64 nat_effective_max_affected(ToolCall *call);
-extern void nat_deparse_returning(StringInfo buf, ToolCall *call, Oid relid);
 
 /* ---- the tools ---- */
 

@@ -17,6 +17,8 @@
  *					   answer/row_sink.c)
  *
  * A tool never runs SQL itself nor writes answer keys: it fills a ToolPlan.
+ * ai_tool_plan() stops after the plan and renders it instead of running it
+ * (answer/plan_description.c).
  *
  * IDENTIFICATION
  *		  src/plan.h
@@ -75,6 +77,16 @@ typedef struct ToolPlan
 {
 	PlanRun		run;
 	Oid			relid;			/* the resolved relation, or InvalidOid */
+
+	/*
+	 * relid's columns, resolved through the catalog (attribute numbers, int):
+	 * those the answer's rows carry (the select list or RETURNING, in order;
+	 * "*" expanded), and those the statement writes (INSERT's column list,
+	 * UPDATE's SET list).
+	 */
+	List	   *columns;
+	List	   *written_columns;
+
 	const char *sql;			/* the statement, $n for the bound values */
 	QueryParams params;			/* its bound values and their types */
 	RowCaps		caps;			/* rows and bytes of the answer */
@@ -87,12 +99,13 @@ typedef struct ToolPlan
 
 	/* PLAN_VALUE */
 	PlanValueShape value_shape;
+	bool		utility;		/* a utility statement (EXPLAIN): SPI's
+								 * read-only mode would refuse it */
 
 	/*
-	 * The agent's SQL (PLAN_AGENT, and explain_query's PLAN_VALUE): its
-	 * parsed statements, analysed only when they run (a statement sees what
-	 * an earlier one created), with json_params bound to the types inferred
-	 * for $1, $2, ...
+	 * The agent's statements (PLAN_AGENT): parsed, but analysed only when
+	 * they run, since a statement sees what an earlier one created; then
+	 * json_params are bound to the types inferred for $1, $2, ...
 	 */
 	const char *source;			/* the text the statements point into */
 	List	   *statements;		/* of RawStmt */
@@ -100,6 +113,8 @@ typedef struct ToolPlan
 	bool		multiple;		/* one result per statement in data */
 
 	List	   *answer_fields;	/* of AnswerField, the tool's own keys */
+	List	   *warnings;		/* of char *, the planner's sentences for the
+								 * answer's "warning" */
 } ToolPlan;
 
 /* what running a plan produced, for the answer */
@@ -114,9 +129,25 @@ typedef struct PlanResult
 extern void nat_plan_init(ToolCall *call, ToolPlan *plan);
 extern void nat_plan_add_field(ToolPlan *plan, const char *key,
 							   AnswerFieldKind kind, int64 value);
+extern void nat_plan_add_warning(ToolPlan *plan, const char *warning);
 extern void nat_run_plan(ToolCall *call, ToolPlan *plan);
 
+/* in sql/sql_guard.c: analyse an agent's statement and bind its params */
+extern Query *nat_analyze_and_bind(ToolCall *call, RawStmt *rs,
+								   const char *source, JsonbValue *json_params,
+								   QueryParams *bound, const char *what);
+
+/* in sql/writes.c: rules shared by the planners that change rows */
+extern Oid	nat_begin_write(ToolCall *call);
+extern void nat_deparse_write_filter(StringInfo buf, ToolCall *call,
+									 ToolPlan *plan, Oid relid,
+									 const char *verb);
+extern int64 nat_effective_max_affected(ToolCall *call);
+extern void nat_deparse_returning(StringInfo buf, ToolCall *call,
+								  ToolPlan *plan, Oid relid);
+
 /* in response.c: the success answer's sink */
+extern void nat_response_warnings(ToolCall *call, List *warnings);
 extern void nat_response_plan(ToolCall *call, ToolPlan *plan,
 							  PlanResult *result);
 extern void nat_response_statements_begin(ToolCall *call);
@@ -127,5 +158,8 @@ extern void nat_response_statement_end(ToolCall *call, bool modifies,
 									   bool multiple);
 extern void nat_response_statements_end(ToolCall *call, int count,
 										bool truncated);
+
+/* in plan_description.c: ai_tool_plan()'s answer */
+extern void nat_response_plan_description(ToolCall *call, ToolPlan *plan);
 
 #endif							/* NAT_PLAN_H */

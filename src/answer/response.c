@@ -97,13 +97,26 @@ nat_response_finish(ToolCall *call)
 /*
  * Add a sentence to the answer's "warning".
  */
-void
-nat_add_warning(ToolCall *call, const char *warning)
+static void
+add_warning(ToolCall *call, const char *warning)
 {
 	MemoryContext old = MemoryContextSwitchTo(call->cxt);
 
 	call->warnings = lappend(call->warnings, pstrdup(warning));
 	MemoryContextSwitchTo(old);
+}
+
+/*
+ * The planner's warnings (ToolPlan.warnings): they come first in the
+ * answer's "warning", before what running the plan adds.
+ */
+void
+nat_response_warnings(ToolCall *call, List *warnings)
+{
+	ListCell   *lc;
+
+	foreach(lc, warnings)
+		add_warning(call, (const char *) lfirst(lc));
 }
 
 /*
@@ -186,22 +199,22 @@ nat_response_rows(ToolCall *call, RowResult *result)
 			"rows" : "bytes";
 
 		push_truncation(state, result->truncation_reason, result->truncation_limit);
-		nat_add_warning(call,
-						psprintf("Result truncated to the first " INT64_FORMAT " rows: the %s limit of " INT64_FORMAT " %s was reached. More rows match; %s",
-								 result->row_count,
-								 strcmp(what, "rows") == 0 ? "row" : "byte",
-								 result->truncation_limit, what,
-								 !nat_tool_has_param(call->tool, "offset") ?
-								 "narrow the query, select fewer columns, or page with ORDER BY ... LIMIT ... OFFSET." :
-								 nat_tool_has_param(call->tool, "order_by") ?
-								 "narrow the filter, or page with offset and order_by." :
-								 "narrow the filter, or page with offset."));
+		add_warning(call,
+					psprintf("Result truncated to the first " INT64_FORMAT " rows: the %s limit of " INT64_FORMAT " %s was reached. More rows match; %s",
+							 result->row_count,
+							 strcmp(what, "rows") == 0 ? "row" : "byte",
+							 result->truncation_limit, what,
+							 !nat_tool_has_param(call->tool, "offset") ?
+							 "narrow the query, select fewer columns, or page with ORDER BY ... LIMIT ... OFFSET." :
+							 nat_tool_has_param(call->tool, "order_by") ?
+							 "narrow the filter, or page with offset and order_by." :
+							 "narrow the filter, or page with offset."));
 		if (result->oversized_column && result->row_count == 0)
-			nat_add_warning(call,
-							psprintf("The value of column \"%s\" in the first row alone is larger than the byte limit; it was not read. Select a shorter form of it, for example left(%s, 1000) or length(%s), or leave the column out.",
-									 result->oversized_column,
-									 quote_identifier(result->oversized_column),
-									 quote_identifier(result->oversized_column)));
+			add_warning(call,
+						psprintf("The value of column \"%s\" in the first row alone is larger than the byte limit; it was not read. Select a shorter form of it, for example left(%s, 1000) or length(%s), or leave the column out.",
+								 result->oversized_column,
+								 quote_identifier(result->oversized_column),
+								 quote_identifier(result->oversized_column)));
 	}
 }
 
@@ -282,9 +295,9 @@ response_value(ToolCall *call, ToolPlan *plan, Datum value)
 		nat_push_int(state, "rowCount", 0);
 		nat_push_bool(state, "truncated", true);
 		push_truncation(state, "byte_limit", nat_max_response_bytes);
-		nat_add_warning(call,
-						psprintf("The plan is %zu bytes, past the byte limit of %d bytes, so it was left out. Plans print the statement's constants: explain it with shorter values, or explain its parts one at a time.",
-								 plan_size, nat_max_response_bytes));
+		add_warning(call,
+					psprintf("The plan is %zu bytes, past the byte limit of %d bytes, so it was left out. Plans print the statement's constants: explain it with shorter values, or explain its parts one at a time.",
+							 plan_size, nat_max_response_bytes));
 		return;
 	}
 	nat_push_jsonb(state, "data",

@@ -267,7 +267,10 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		nat_response_begin(call);
 		nat_plan_init(call, &plan);
 		tool->plan(call, call->targs, &plan);
-		nat_run_plan(call, &plan);
+		if (call->plan_only)
+			nat_response_plan_description(call, &plan);
+		else
+			nat_run_plan(call, &plan);
 
 		/* disarm, then let a cancel that raced with the end surface here */
 		nat_timer_disarm();
@@ -297,7 +300,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 
 	if (edata == NULL)
 	{
-		if (call->dry_run)
+		if (call->dry_run || call->plan_only)
 			RollbackAndReleaseCurrentSubTransaction();	/* keep nothing */
 		else
 			ReleaseCurrentSubTransaction();
@@ -336,7 +339,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
  * its nesting level the same way).
  */
 Jsonb *
-nat_run_tool_call(const char *name, Jsonb *args)
+nat_run_tool_call(const char *name, Jsonb *args, bool plan_only)
 {
 	MemoryContext oldcxt = CurrentMemoryContext;
 	MemoryContext callcxt;
@@ -363,6 +366,7 @@ nat_run_tool_call(const char *name, Jsonb *args)
 	/* answers and the audit log quote the name: clipped, it may be huge */
 	call->tool_name = nat_clip(name);
 	call->args = args;
+	call->plan_only = plan_only;
 	call->affected_rows = -1;
 	call->cxt = callcxt;
 	INSTR_TIME_SET_CURRENT(call->start);
@@ -382,7 +386,9 @@ nat_run_tool_call(const char *name, Jsonb *args)
 	}
 	PG_END_TRY();
 
-	nat_audit_call(call, call_outcome(call));
+	/* a plan ran nothing: there is no call to audit */
+	if (!plan_only)
+		nat_audit_call(call, call_outcome(call));
 
 	/* copy the answer out before the call's memory goes */
 	MemoryContextSwitchTo(oldcxt);
@@ -561,57 +567,6 @@ fetch_value(ToolCall *call, const char *sql, QueryParams *params,
 }
 
 /*
- * Bind the JSON params to the types inferred for $1..$ntypes; "what" names
- * the statement in the error when values are missing.
- */
-static void
-bind_json_params(QueryParams *bound, JsonbValue *params, Oid *types,
-				 int ntypes, const char *what)
-{
-	int			given = params ? JsonContainerSize(params->val.binary.data) : 0;
-	int			i;
-
-	if (ntypes > given)
-		nat_invalid_param("$.params",
-						  psprintf("Pass %d values in params, one for each of $1 to $%d.", ntypes, ntypes),
-						  "%s uses $%d but params has %d value%s",
-						  what, ntypes, given, given == 1 ? "" : "s");
-	for (i = 0; i < ntypes; i++)
-	{
-		JsonbValue *value;
-		bool		isnull;
-		Datum		d;
-
-		CHECK_FOR_INTERRUPTS();
-		value = getIthJsonbValueFromContainer(params->val.binary.data, i);
-		d = nat_convert_value(value, types[i], -1,
-							  psprintf("$.params[%d]", i), NULL, &isnull);
-
-		nat_params_add(bound, types[i], d, isnull);
-	}
-}
-
-/*
- * Analyse one of the agent's statements (source is the text it points
- * into), check the functions it calls, and bind the JSON params to the
- * types inferred for its placeholders.
- */
-static Query *
-analyze_and_bind(ToolCall *call, ToolPlan *plan, RawStmt *rs,
-				 const char *source, QueryParams *bound, const char *what)
-{
-	Oid		   *types;
-	int			ntypes;
-	Query	   *query;
-
-	query = nat_analyze_statement(rs, source, &types, &ntypes);
-	nat_check_query_functions(query, call->read_only, "$.sql");
-	nat_params_init(bound);
-	bind_json_params(bound, plan->json_params, types, ntypes, what);
-	return query;
-}
-
-/*
  * Does the statement change data (so that affectedRows and the write cap
  * apply)?
  */
@@ -652,7 +607,8 @@ run_agent_statement(ToolCall *call, ToolPlan *plan, RawStmt *rs, int index)
 
 	/* analysis errors point into the agent's whole text, which the call keeps */
 	call->query = (char *) plan->source;
-	query = analyze_and_bind(call, plan, rs, plan->source, &bound, what);
+	query = nat_analyze_and_bind(call, rs, plan->source, plan->json_params,
+								 &bound, what);
 
 	modifies = changes_rows(query);
 	affected = execute_statement(call, nat_statement_text(plan->source, rs), &bound,
@@ -721,6 +677,15 @@ nat_plan_add_field(ToolPlan *plan, const char *key, AnswerFieldKind kind,
 }
 
 /*
+ * Add a sentence of the planner's to the answer's "warning".
+ */
+void
+nat_plan_add_warning(ToolPlan *plan, const char *warning)
+{
+	plan->warnings = lappend(plan->warnings, pstrdup(warning));
+}
+
+/*
  * Run the plan and render its answer (response.c).
  */
 void
@@ -730,6 +695,7 @@ nat_run_plan(ToolCall *call, ToolPlan *plan)
 
 	memset(&result, 0, sizeof(result));
 	result.affected = -1;
+	nat_response_warnings(call, plan->warnings);
 	switch (plan->run)
 	{
 		case PLAN_ROWS:
@@ -757,13 +723,8 @@ nat_run_plan(ToolCall *call, ToolPlan *plan)
 									 plan->caps, &result.rows);
 			break;
 		case PLAN_VALUE:
-			/* the agent's statement (EXPLAIN of it) is bound only now */
-			if (plan->statements != NIL)
-				(void) analyze_and_bind(call, plan,
-										linitial_node(RawStmt, plan->statements),
-										plan->sql, &plan->params, "the statement");
 			result.value = fetch_value(call, plan->sql, &plan->params,
-									   call->read_only && plan->statements == NIL);
+									   call->read_only && !plan->utility);
 			break;
 		case PLAN_AGENT:
 			run_agent_statements(call, plan);

@@ -30,6 +30,7 @@ void		_PG_init(void);
 
 PG_FUNCTION_INFO_V1(ai_tool_list);
 PG_FUNCTION_INFO_V1(ai_tool_call);
+PG_FUNCTION_INFO_V1(ai_tool_plan);
 PG_FUNCTION_INFO_V1(ai_error_info);
 
 /*
@@ -63,12 +64,12 @@ ai_tool_list(PG_FUNCTION_ARGS)
 }
 
 /*
- * ai_tool_call(name text, args jsonb DEFAULT '{}') returns jsonb
- *
- * Runs one tool as the caller.  NULL args mean no arguments.
+ * ai_tool_call() and ai_tool_plan(): check the SQL-level (name, args), as
+ * misuse of the SQL API is an ordinary ERROR, and run or plan the call.
+ * NULL args mean no arguments.
  */
-Datum
-ai_tool_call(PG_FUNCTION_ARGS)
+static Jsonb *
+call_tool(FunctionCallInfo fcinfo, bool plan_only)
 {
 	char	   *name;
 	Jsonb	   *args;
@@ -90,8 +91,32 @@ ai_tool_call(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("tool arguments must be a JSON object"),
 				 errhint("Pass the arguments as an object, e.g. '{\"table\": \"orders\"}'.")));
+	return nat_run_tool_call(name, args, plan_only);
+}
 
-	PG_RETURN_JSONB_P(nat_run_tool_call(name, args));
+/*
+ * ai_tool_call(name text, args jsonb DEFAULT '{}') returns jsonb
+ *
+ * Runs one tool as the caller.
+ */
+Datum
+ai_tool_call(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_JSONB_P(call_tool(fcinfo, false));
+}
+
+/*
+ * ai_tool_plan(name text, args jsonb DEFAULT '{}') returns jsonb
+ *
+ * What ai_tool_call() would run for these arguments, without running it:
+ * the arguments are validated and the call planned as the caller, and the
+ * answer describes the plan (relation, columns, SQL text, parameter types,
+ * caps) instead of its result.  Bound values are never shown.
+ */
+Datum
+ai_tool_plan(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_JSONB_P(call_tool(fcinfo, true));
 }
 
 /*

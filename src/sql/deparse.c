@@ -17,6 +17,7 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/relation.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
@@ -25,6 +26,7 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/rel.h"
 #include "utils/syscache.h"
 
 /*
@@ -159,14 +161,15 @@ nat_lookup_operator(const char *opname, Oid ltype, Oid rtype, const char *path)
  * Append a list of columns of relid given as a JSON array of names or a
  * comma-separated string ("id, name"); "*", an empty list or no value at
  * all (NULL) mean every column.  Names are resolved through the catalog;
- * 'path' is the argument's JSON path.  Returns the number of columns named,
- * or 0 for "*".
+ * 'path' is the argument's JSON path.  Returns the columns' attribute
+ * numbers (int), "*" expanded to every column of relid.
  */
-int
+List *
 nat_deparse_column_list(StringInfo buf, Oid relid, JsonbValue *columns,
 						const char *path)
 {
 	List	   *names = NIL;
+	List	   *attnums = NIL;
 	ListCell   *lc;
 
 	if (columns != NULL && columns->type == jbvString)
@@ -233,20 +236,41 @@ nat_deparse_column_list(StringInfo buf, Oid relid, JsonbValue *columns,
 	if (names == NIL)
 	{
 		appendStringInfoChar(buf, '*');
-		return 0;
+		return nat_relation_columns(relid);
 	}
 	foreach(lc, names)
 	{
 		char	   *itempath = columns->type == jbvString ? pstrdup(path) :
 			psprintf("%s[%d]", path, foreach_current_index(lc));
+		AttrNumber	attnum;
 
 		CHECK_FOR_INTERRUPTS();
+		attnum = nat_resolve_column(relid, (char *) lfirst(lc), itempath);
 		if (foreach_current_index(lc) > 0)
 			appendStringInfoString(buf, ", ");
-		nat_deparse_column(buf, relid,
-						   nat_resolve_column(relid, (char *) lfirst(lc), itempath));
+		nat_deparse_column(buf, relid, attnum);
+		attnums = lappend_int(attnums, attnum);
 	}
-	return list_length(names);
+	return attnums;
+}
+
+/*
+ * The columns "*" stands for in relid: every column not dropped, in order
+ * (attribute numbers, int).
+ */
+List *
+nat_relation_columns(Oid relid)
+{
+	Relation	rel = relation_open(relid, AccessShareLock);
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	List	   *attnums = NIL;
+	int			i;
+
+	for (i = 0; i < tupdesc->natts; i++)
+		if (!TupleDescAttr(tupdesc, i)->attisdropped)
+			attnums = lappend_int(attnums, TupleDescAttr(tupdesc, i)->attnum);
+	relation_close(rel, AccessShareLock);
+	return attnums;
 }
 
 /*

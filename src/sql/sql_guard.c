@@ -34,9 +34,11 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
+#include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "nodes/nodeFuncs.h"
 #include "parser/analyze.h"
+#include "plan.h"
 #include "tcop/cmdtag.h"
 #include "tcop/utility.h"
 #include "utils/lsyscache.h"
@@ -377,5 +379,58 @@ nat_analyze_statement(RawStmt *rs, const char *sql, Oid **types, int *ntypes)
 	for (i = 0; i < *ntypes; i++)
 		if ((*types)[i] == InvalidOid || (*types)[i] == UNKNOWNOID)
 			(*types)[i] = TEXTOID;
+	return query;
+}
+
+/*
+ * Bind the JSON params to the types inferred for $1..$ntypes; "what" names
+ * the statement in the error when values are missing.
+ */
+static void
+bind_json_params(QueryParams *bound, JsonbValue *params, Oid *types,
+				 int ntypes, const char *what)
+{
+	int			given = params ? JsonContainerSize(params->val.binary.data) : 0;
+	int			i;
+
+	if (ntypes > given)
+		nat_invalid_param("$.params",
+						  psprintf("Pass %d values in params, one for each of $1 to $%d.", ntypes, ntypes),
+						  "%s uses $%d but params has %d value%s",
+						  what, ntypes, given, given == 1 ? "" : "s");
+	for (i = 0; i < ntypes; i++)
+	{
+		JsonbValue *value;
+		bool		isnull;
+		Datum		d;
+
+		CHECK_FOR_INTERRUPTS();
+		value = getIthJsonbValueFromContainer(params->val.binary.data, i);
+		d = nat_convert_value(value, types[i], -1,
+							  psprintf("$.params[%d]", i), NULL, &isnull);
+
+		nat_params_add(bound, types[i], d, isnull);
+	}
+}
+
+/*
+ * Analyse one of the agent's statements (source is the text it points
+ * into), check the functions it calls, and bind the JSON params to the
+ * types inferred for its placeholders.  'what' names the statement in the
+ * error when values are missing.
+ */
+Query *
+nat_analyze_and_bind(ToolCall *call, RawStmt *rs, const char *source,
+					 JsonbValue *json_params, QueryParams *bound,
+					 const char *what)
+{
+	Oid		   *types;
+	int			ntypes;
+	Query	   *query;
+
+	query = nat_analyze_statement(rs, source, &types, &ntypes);
+	nat_check_query_functions(query, call->read_only, "$.sql");
+	nat_params_init(bound);
+	bind_json_params(bound, json_params, types, ntypes, what);
 	return query;
 }

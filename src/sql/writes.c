@@ -19,6 +19,7 @@
 #include "access/relation.h"
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
+#include "plan.h"
 #include "utils/acl.h"
 #include "utils/rel.h"
 
@@ -42,15 +43,15 @@ has_filter(JsonbValue *where)
  * warning).  'verb' is "update" or "delete".
  */
 void
-nat_deparse_write_filter(StringInfo buf, ToolCall *call, Oid relid,
-						 QueryParams *params, const char *verb)
+nat_deparse_write_filter(StringInfo buf, ToolCall *call, ToolPlan *plan,
+						 Oid relid, const char *verb)
 {
 	JsonbValue *where = NAT_COMMON(call)->where;
 
 	if (has_filter(where))
 	{
 		appendStringInfoString(buf, " WHERE ");
-		nat_deparse_where(buf, relid, where, params, "$.where");
+		nat_deparse_where(buf, relid, where, &plan->params, "$.where");
 		return;
 	}
 
@@ -68,10 +69,11 @@ nat_deparse_write_filter(StringInfo buf, ToolCall *call, Oid relid,
 		err->affected_resources = list_make1(call->table);
 		nat_throw(err);
 	}
-	nat_add_warning(call,
-					psprintf("Every row of %s %s %s (confirm_all_rows): this may be data loss.",
-							 call->table, call->dry_run ? "would be" : "was",
-							 strcmp(verb, "update") == 0 ? "updated" : "deleted"));
+	nat_plan_add_warning(plan,
+						 psprintf("Every row of %s %s %s (confirm_all_rows): this may be data loss.",
+								  call->table,
+								  call->dry_run || call->plan_only ? "would be" : "was",
+								  strcmp(verb, "update") == 0 ? "updated" : "deleted"));
 }
 
 /*
@@ -95,7 +97,8 @@ nat_effective_max_affected(ToolCall *call)
  * none for a role that may write but not read.
  */
 void
-nat_deparse_returning(StringInfo buf, ToolCall *call, Oid relid)
+nat_deparse_returning(StringInfo buf, ToolCall *call, ToolPlan *plan,
+					  Oid relid)
 {
 	JsonbValue *returning = NAT_COMMON(call)->returning;
 	Relation	rel;
@@ -109,7 +112,8 @@ nat_deparse_returning(StringInfo buf, ToolCall *call, Oid relid)
 	if (returning || pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) == ACLCHECK_OK)
 	{
 		appendStringInfoString(buf, " RETURNING ");
-		nat_deparse_column_list(buf, relid, returning, "$.returning");
+		plan->columns = nat_deparse_column_list(buf, relid, returning,
+												"$.returning");
 		return;
 	}
 
@@ -124,6 +128,7 @@ nat_deparse_returning(StringInfo buf, ToolCall *call, Oid relid)
 			continue;
 		appendStringInfoString(buf, n++ == 0 ? " RETURNING " : ", ");
 		nat_deparse_column(buf, relid, att->attnum);
+		plan->columns = lappend_int(plan->columns, att->attnum);
 	}
 	relation_close(rel, AccessShareLock);
 }

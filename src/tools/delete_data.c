@@ -590,9 +590,9 @@ plan_rows_held(ToolCall *call, ToolPlan *plan, Oid relid, char relkind,
 	}
 	if (!may_count_rows(relid))
 	{
-		nat_add_warning(call,
-						psprintf("affectedRows is not reported: your role may not read every row of %s, so the number of rows removed is not shown.",
-								 call->table));
+		nat_plan_add_warning(plan,
+							 psprintf("affectedRows is not reported: your role may not read every row of %s, so the number of rows removed is not shown.",
+									  call->table));
 		plan->affected_from = PLAN_AFFECTED_NONE;
 		return;
 	}
@@ -663,8 +663,8 @@ delete_rows(ToolCall *call, ToolPlan *plan)
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "DELETE FROM ");
 	appendStringInfoString(&sql, call->table);
-	nat_deparse_write_filter(&sql, call, relid, &plan->params, "delete");
-	nat_deparse_returning(&sql, call, relid);
+	nat_deparse_write_filter(&sql, call, plan, relid, "delete");
+	nat_deparse_returning(&sql, call, plan, relid);
 
 	plan->run = PLAN_WRITE;
 	plan->sql = sql.data;

@@ -126,14 +126,18 @@ explain_query(ToolCall *call, const void *targs, ToolPlan *plan)
 	call->query = MemoryContextStrdup(call->cxt, explain.data);
 
 	/*
-	 * The EXPLAIN is analysed, and the params bound to the types it infers
-	 * for them, when it runs (execute.c); a placeholder planned as NULL would
-	 * give a misleading plan, so every one needs a value.
+	 * Analysed now, with the params bound to the types it infers for them: a
+	 * placeholder planned as NULL would give a misleading plan, so every one
+	 * needs a value.  The EXPLAIN is one statement, so nothing that runs
+	 * before it could change what it sees.
 	 */
 	plan->run = PLAN_VALUE;
 	plan->value_shape = PLAN_VALUE_JSON_TEXT;
+	plan->utility = true;
 	plan->sql = explain.data;
-	plan->source = explain.data;
-	plan->statements = nat_parse_statements(explain.data, "$.sql");
-	plan->json_params = args->params;
+	(void) nat_analyze_and_bind(call,
+								linitial_node(RawStmt,
+											  nat_parse_statements(explain.data, "$.sql")),
+								explain.data, args->params, &plan->params,
+								"the statement");
 }

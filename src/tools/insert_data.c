@@ -523,12 +523,14 @@ insert_data(ToolCall *call, const void *targs, ToolPlan *plan)
 			if (foreach_current_index(lc) > 0)
 				appendStringInfoString(&sql, ", ");
 			nat_deparse_column(&sql, relid, ((InsertColumn *) lfirst(lc))->attnum);
+			plan->written_columns = lappend_int(plan->written_columns,
+												((InsertColumn *) lfirst(lc))->attnum);
 		}
 		appendStringInfoChar(&sql, ')');
 		deparse_values(&sql, relid, rows, containers, columns, params);
 	}
 	deparse_on_conflict(&sql, call, args, relid, columns);
-	nat_deparse_returning(&sql, call, relid);
+	nat_deparse_returning(&sql, call, plan, relid);
 
 	/* at most one row changes per row given: the cap is already checked */
 	plan->run = PLAN_WRITE;

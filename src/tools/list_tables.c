@@ -262,16 +262,16 @@ resolve_schema(const char *str)
  * Warn that a schema an extension owns lists nothing by default.
  */
 static void
-warn_extension_schema(ToolCall *call, Oid nspid)
+warn_extension_schema(ToolPlan *plan, Oid nspid)
 {
 	Oid			extid = getExtensionOfObject(NamespaceRelationId, nspid);
 	char	   *extname = OidIsValid(extid) ? get_extension_name(extid) : NULL;
 
 	if (extname)
-		nat_add_warning(call,
-						psprintf("Schema %s belongs to extension %s, so its objects are left out; pass include_extension_objects: true to list them.",
-								 quote_identifier(get_namespace_name(nspid)),
-								 quote_identifier(extname)));
+		nat_plan_add_warning(plan,
+							 psprintf("Schema %s belongs to extension %s, so its objects are left out; pass include_extension_objects: true to list them.",
+									  quote_identifier(get_namespace_name(nspid)),
+									  quote_identifier(extname)));
 }
 
 /*
@@ -314,14 +314,14 @@ list_tables(ToolCall *call, const void *targs, ToolPlan *plan)
 		Oid			nspid = resolve_schema(schema);
 
 		if (nat_namespace_aclcheck(nspid, GetUserId(), ACL_USAGE) != ACLCHECK_OK)
-			nat_add_warning(call,
-							psprintf("Your role has no USAGE privilege on schema %s, so none of its tables can be listed or used.",
-									 quote_identifier(get_namespace_name(nspid))));
+			nat_plan_add_warning(plan,
+								 psprintf("Your role has no USAGE privilege on schema %s, so none of its tables can be listed or used.",
+										  quote_identifier(get_namespace_name(nspid))));
 		appendStringInfoString(&sql, " AND c.relnamespace OPERATOR(pg_catalog.=) ");
 		nat_deparse_param(&sql, nat_params_add(params, OIDOID,
 											   ObjectIdGetDatum(nspid), false));
 		if (!extension_objects)
-			warn_extension_schema(call, nspid);
+			warn_extension_schema(plan, nspid);
 	}
 	else
 		appendStringInfoString(&sql,

@@ -332,7 +332,8 @@ select_query(ToolCall *call, const void *targs, ToolPlan *plan)
 
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "SELECT ");
-	nat_deparse_column_list(&sql, relid, args->columns, "$.columns");
+	plan->columns = nat_deparse_column_list(&sql, relid, args->columns,
+											"$.columns");
 	appendStringInfoString(&sql, " FROM ");
 	appendStringInfoString(&sql, call->table);
 

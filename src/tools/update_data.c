@@ -107,7 +107,7 @@ validate_set(JsonbValue *value, const char *path)
  * column's type.
  */
 static void
-deparse_set_list(StringInfo buf, JsonbValue *set, Oid relid, QueryParams *params)
+deparse_set_list(StringInfo buf, JsonbValue *set, Oid relid, ToolPlan *plan)
 {
 	JsonbIterator *it = JsonbIteratorInit(set->val.binary.data);
 	JsonbValue	v;
@@ -141,7 +141,8 @@ deparse_set_list(StringInfo buf, JsonbValue *set, Oid relid, QueryParams *params
 			appendStringInfoString(buf, ", ");
 		nat_deparse_column(buf, relid, attnum);
 		appendStringInfoString(buf, " = ");
-		nat_deparse_param(buf, nat_params_add(params, typid, value, isnull));
+		nat_deparse_param(buf, nat_params_add(&plan->params, typid, value, isnull));
+		plan->written_columns = lappend_int(plan->written_columns, attnum);
 	}
 }
 
@@ -160,9 +161,9 @@ update_data(ToolCall *call, const void *targs, ToolPlan *plan)
 	appendStringInfoString(&sql, "UPDATE ");
 	appendStringInfoString(&sql, call->table);
 	appendStringInfoString(&sql, " SET ");
-	deparse_set_list(&sql, args->set, relid, &plan->params);
-	nat_deparse_write_filter(&sql, call, relid, &plan->params, "update");
-	nat_deparse_returning(&sql, call, relid);
+	deparse_set_list(&sql, args->set, relid, plan);
+	nat_deparse_write_filter(&sql, call, plan, relid, "update");
+	nat_deparse_returning(&sql, call, plan, relid);
 
 	plan->run = PLAN_WRITE;
 	plan->sql = sql.data;
