@@ -228,7 +228,7 @@ sub small
 }
 
 # The bound is the contract itself (DESIGN: a call ends within timeout_ms
-# + 1 s whatever it does), not a guess at this machine's speed: over 139
+# + 1 s whatever it does), not a guess at this machine's speed: over 69
 # runs on 15 to 19, loaded CI machines included, case 7's calls took
 # 0.01 to 0.07 s against bounds of 1.1 and 1.2 s.
 sub quick
