@@ -124,6 +124,25 @@ deparse_value(StringInfo buf, JsonbValue *value, Oid typid,
 }
 
 /*
+ * (column[cast] OPERATOR(schema.op) $n), $n the value bound as valtype.
+ */
+static void
+deparse_operator_expr(StringInfo buf, Oid relid, AttrNumber attnum,
+					  const char *cast, Oid opno, JsonbValue *value,
+					  Oid valtype, QueryParams *params, const char *path)
+{
+	appendStringInfoChar(buf, '(');
+	nat_deparse_column(buf, relid, attnum);
+	if (cast)
+		appendStringInfoString(buf, cast);
+	appendStringInfoChar(buf, ' ');
+	nat_deparse_operator_name(buf, opno);
+	appendStringInfoChar(buf, ' ');
+	deparse_value(buf, value, valtype, params, path);
+	appendStringInfoChar(buf, ')');
+}
+
+/*
  * (column OPERATOR(schema.op) $n)
  */
 static void
@@ -141,13 +160,8 @@ deparse_comparison(StringInfo buf, Oid relid, AttrNumber attnum, Oid coltype,
 		getBaseType(right) != JSONOID)
 		nat_invalid_param(path, NULL,
 						  "operator \"%s\" takes a single value, not an object", opname);
-	appendStringInfoChar(buf, '(');
-	nat_deparse_column(buf, relid, attnum);
-	appendStringInfoChar(buf, ' ');
-	nat_deparse_operator_name(buf, opno);
-	appendStringInfoChar(buf, ' ');
-	deparse_value(buf, value, right, params, path);
-	appendStringInfoChar(buf, ')');
+	deparse_operator_expr(buf, relid, attnum, NULL, opno, value, right,
+						  params, path);
 }
 
 /*
@@ -202,15 +216,9 @@ deparse_like(StringInfo buf, Oid relid, AttrNumber attnum, Oid coltype,
 							   TEXTOID, path);
 	if (!OidIsValid(opno))
 		elog(ERROR, "pattern operator not found");
-	appendStringInfoChar(buf, '(');
-	nat_deparse_column(buf, relid, attnum);
-	if (!is_string)
-		appendStringInfoString(buf, "::pg_catalog.text");
-	appendStringInfoChar(buf, ' ');
-	nat_deparse_operator_name(buf, opno);
-	appendStringInfoChar(buf, ' ');
-	deparse_value(buf, value, TEXTOID, params, path);
-	appendStringInfoChar(buf, ')');
+	deparse_operator_expr(buf, relid, attnum,
+						  is_string ? NULL : "::pg_catalog.text", opno, value,
+						  TEXTOID, params, path);
 }
 
 /*
@@ -239,13 +247,8 @@ deparse_contains(StringInfo buf, Oid relid, AttrNumber attnum, Oid coltype,
 		Oid			opno = column_operator("@>", coltype, "contains",
 										   get_attname(relid, attnum, false), path);
 
-		appendStringInfoChar(buf, '(');
-		nat_deparse_column(buf, relid, attnum);
-		appendStringInfoChar(buf, ' ');
-		nat_deparse_operator_name(buf, opno);
-		appendStringInfoChar(buf, ' ');
-		deparse_value(buf, value, JSONBOID, params, path);
-		appendStringInfoChar(buf, ')');
+		deparse_operator_expr(buf, relid, attnum, NULL, opno, value, JSONBOID,
+							  params, path);
 		return;
 	}
 	deparse_comparison(buf, relid, attnum, coltype, "@>", "contains", value,
