@@ -29,6 +29,7 @@
 #include "postgres.h"
 
 #include "neon_ai_tools.h"
+#include "parser/scansup.h"
 #include "plan.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -68,10 +69,14 @@ push_statements(NatJsonb *state, ToolPlan *plan)
 	foreach(lc, plan->statements)
 	{
 		RawStmt    *rs = lfirst_node(RawStmt, lc);
+		const char *stmt_text = nat_statement_text(plan->source, rs);
 
+		/* 18 and later start a statement after the white space before it */
+		while (scanner_isspace(*stmt_text))
+			stmt_text++;
 		nat_jsonb_push(state, WJB_BEGIN_OBJECT, NULL);
 		nat_push_string(state, "command", nat_statement_tag(rs));
-		nat_push_string(state, "sql", nat_statement_text(plan->source, rs));
+		nat_push_string(state, "sql", stmt_text);
 		nat_jsonb_push(state, WJB_END_OBJECT, NULL);
 	}
 	nat_jsonb_push(state, WJB_END_ARRAY, NULL);
