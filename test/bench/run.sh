@@ -6,7 +6,9 @@
 #
 # Usage: test/bench/run.sh [seconds per round, default 5] [rounds, default 3]
 # (BENCH_WORKLOADS="point range insert insert_audited update scan" picks
-# workloads; scan loads a 10-million-row table first, about 30 s and 600 MB)
+# workloads; scan loads a 10-million-row table first, about 30 s and 600 MB;
+# BENCH_CLIENTS=N runs N pgbench clients, default 1; BENCH_MEMORY=no and
+# BENCH_MCP=no leave out the memory and MCP parts)
 # Needs the extension built and installed (scripts/test.sh or make install);
 # starts and removes its own scratch cluster.
 set -euo pipefail
@@ -19,7 +21,10 @@ source "$HERE/../../scripts/cluster.sh"
 
 nat_cluster_start nat_bench
 PSQL=("$NAT_PG_BIN/psql" -X -q -v ON_ERROR_STOP=1)
-PGBENCH=("$NAT_PG_BIN/pgbench" -n -M prepared -c 1 -j 1)
+CLIENTS=${BENCH_CLIENTS:-1}
+# pgbench threads: one per client, at most one per core
+JOBS=$(( CLIENTS < $(nproc) ? CLIENTS : $(nproc) ))
+PGBENCH=("$NAT_PG_BIN/pgbench" -n -M prepared -c "$CLIENTS" -j "$JOBS")
 "${PSQL[@]}" -f "$HERE/setup.sql" >/dev/null
 # Like for like: hand-written SQL writes no audit line, so the tool runs
 # without one too; the "audited" row measures the default (audit = writes).
@@ -68,8 +73,12 @@ for w in $WORKLOADS; do
     awk -v l="$label" -v t="$t" -v h="$h" 'BEGIN { printf "%-28s %12.1f %12.1f %8.2f\n", l, t, h, t / h }'
 done
 
-growth=$("${PSQL[@]}" -At -f "$HERE/memory.sql" | tail -1)
-printf '%-28s %s bytes over 20,000 calls (after a 2,000-call warm-up)\n' "memory growth" "$growth"
+[ "${BENCH_MEMORY:-yes}" = no ] && [ "${BENCH_MCP:-yes}" = no ] && exit 0
+if [ "${BENCH_MEMORY:-yes}" != no ]; then
+    growth=$("${PSQL[@]}" -At -f "$HERE/memory.sql" | tail -1)
+    printf '%-28s %s bytes over 20,000 calls (after a 2,000-call warm-up)\n' "memory growth" "$growth"
+fi
+[ "${BENCH_MCP:-yes}" = no ] && exit 0
 
 # MCP: tools/call round trips of neon-ai-tools-mcp against the reference MCP
 # Postgres server, over loopback TCP, with the same SDK client
