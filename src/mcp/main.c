@@ -25,7 +25,6 @@
 
 static void help(void);
 static void version(void);
-static int	serve(void);
 static void cleanup(void);
 
 int
@@ -120,55 +119,8 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	mcp_log(MCP_LOG_INFO, "%s %s ready (MCP over stdio)", MCP_PROGNAME, MCP_VERSION);
-	status = serve();
+	status = mcp_serve_stdio();
 	cleanup();
-	return status;
-}
-
-/*
- * The session: read, answer, until the end of input.  Returns the exit
- * code.
- */
-static int
-serve(void)
-{
-	McpReader	reader;
-	int			status = MCP_EXIT_OK;
-
-	mcp_reader_init(&reader, stdin, MCP_MAX_MESSAGE_BYTES);
-	for (;;)
-	{
-		McpReadStatus rs = mcp_read_message(&reader);
-		json_object *response = NULL;
-
-		if (rs == MCP_READ_EOF)
-		{
-			mcp_log(MCP_LOG_INFO, "end of input; exiting");
-			break;
-		}
-		if (rs == MCP_READ_FAILED)
-		{
-			mcp_log(MCP_LOG_ERROR, "could not read standard input");
-			status = MCP_EXIT_FATAL;
-			break;
-		}
-		if (rs == MCP_READ_TOO_LONG)
-			response = jsonrpc_oversized_error(reader.max_bytes);
-		else
-			response = jsonrpc_process_line(reader.buf, reader.len);
-		if (response != NULL)
-		{
-			bool		ok = mcp_write_message(response);
-
-			json_object_put(response);
-			if (!ok)
-			{
-				status = MCP_EXIT_FATAL;
-				break;
-			}
-		}
-	}
-	mcp_reader_free(&reader);
 	return status;
 }
 
@@ -178,7 +130,7 @@ serve(void)
 static void
 cleanup(void)
 {
-	mcp_db_disconnect();
+	mcp_pool_close();
 	mcp_conninfo_forget();
 	mcp_mask_forget();
 }
