@@ -71,6 +71,7 @@ typedef enum McpLogLevel
 {
 	MCP_LOG_ERROR,
 	MCP_LOG_WARNING,
+	MCP_LOG_NOTICE,				/* always shown: HTTP's request lines */
 	MCP_LOG_INFO,
 	MCP_LOG_DEBUG
 } McpLogLevel;
