@@ -55,6 +55,7 @@
 
 #include "auth.h"
 #include "http.h"
+#include "http_int.h"
 #include "revision.h"
 
 #define MCP_ENDPOINT "/mcp"
@@ -65,44 +66,6 @@
 /* seconds an idle keep-alive connection is kept */
 #define CONNECTION_IDLE_SECS 120
 
-/* an SSE stream checks for a hang-up this often while quiet */
-#define SSE_WATCH_MS 20
-#define SSE_KEEPALIVE_MS 15000
-
-/* one request's state, from its first header to its answer */
-typedef struct HttpRequest
-{
-	char	   *body;
-	size_t		len;
-	size_t		cap;
-	bool		too_big;		/* more than max_body_bytes came */
-	bool		answered;		/* a response was queued already */
-	char	   *role;			/* the token's role, or NULL */
-	double		start;
-	char		scope[32];		/* a stateless request's own cancel scope */
-} HttpRequest;
-
-/* an SSE answer: the worker thread runs the call and queues events */
-typedef struct SseStream
-{
-	pthread_mutex_t lock;
-	pthread_cond_t changed;
-	pthread_t	worker;
-	char	   *events;			/* text not yet sent */
-	size_t		len;
-	size_t		sent;
-	bool		done;
-	McpContext	ctx;
-	McpSession	session;
-	char	   *body;
-	size_t		body_len;
-	char	   *role;
-	double		start;
-	char		scope[40];		/* the request's cancel scope and id */
-	char	   *id_key;
-	int			client_fd;		/* for sse_read only */
-	bool		cancel_sent;	/* connection thread only */
-} SseStream;
 
 static const McpHttpSettings *settings;
 static pthread_mutex_t counter_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -126,35 +89,20 @@ static int	check_stateless_headers(struct MHD_Connection *connection,
 static enum MHD_Result end_session(struct MHD_Connection *connection,
 								   HttpRequest *req);
 static enum MHD_Result serve_metadata(struct MHD_Connection *connection);
-static enum MHD_Result start_sse(struct MHD_Connection *connection,
-								 HttpRequest *req, McpContext *ctx,
-								 McpSession *session, json_object *id);
-static bool wants_stream(struct MHD_Connection *connection, json_object *message);
-static bool client_gone(int fd);
-static void cancel_stream(SseStream *stream);
-static enum MHD_Result respond(struct MHD_Connection *connection, int status,
-							   const char *content_type, char *text,
-							   const char *header, const char *value);
-static enum MHD_Result respond_error(struct MHD_Connection *connection,
-									 int status, int code, const char *message);
 static enum MHD_Result respond_unauthorized(struct MHD_Connection *connection,
 											McpAuthStatus status,
 											const char *reason);
 static bool origin_allowed(const char *origin);
 static bool is_loopback_host(const char *host, size_t len);
-static bool accepts(const char *accept, const char *type);
+
 static char *decode_header_value(const char *value);
-static void log_request(const char *method, const McpContext *ctx,
-						const char *role, int status, double start);
 static bool enter_request(void);
-static void leave_request(void);
 static void completed(void *cls, struct MHD_Connection *connection,
 					  void **state, enum MHD_RequestTerminationCode toe);
 static void log_mhd(void *cls, const char *fmt, va_list ap) MCP_PRINTF(2, 0);
 static bool bind_address(const char *address, int port,
 						 struct sockaddr_storage *addr, bool *loopback);
 static char *read_file(const char *path);
-static double now_ms(void);
 
 /*
  * Serve until SIGTERM or SIGINT.  Returns the exit code.
@@ -273,7 +221,7 @@ handle(void *cls, struct MHD_Connection *connection, const char *url,
 	{
 		req = mcp_malloc(sizeof(HttpRequest));
 		memset(req, 0, sizeof(*req));
-		req->start = now_ms();
+		req->start = http_now_ms();
 		*state = req;
 		return check_request(connection, url, method, req);
 	}
@@ -309,8 +257,8 @@ handle(void *cls, struct MHD_Connection *connection, const char *url,
 		return end_session(connection, req);
 	if (req->too_big)
 	{
-		log_request("-", NULL, req->role, 413, req->start);
-		return respond_error(connection, 413, JSONRPC_INVALID_REQUEST,
+		http_log_request("-", NULL, req->role, 413, req->start);
+		return http_respond_error(connection, 413, JSONRPC_INVALID_REQUEST,
 							 "Invalid Request: the body is larger than the server accepts");
 	}
 	return answer_message(connection, req);
@@ -342,15 +290,15 @@ check_request(struct MHD_Connection *connection, const char *url,
 	}
 	origin = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Origin");
 	if (strcmp(url, MCP_ENDPOINT) != 0)
-		status = 404, result = respond_error(connection, 404, JSONRPC_INVALID_REQUEST,
+		status = 404, result = http_respond_error(connection, 404, JSONRPC_INVALID_REQUEST,
 											 "Not Found: the MCP endpoint is " MCP_ENDPOINT);
 	else if (strcmp(method, "POST") != 0 && strcmp(method, "DELETE") != 0)
-		status = 405, result = respond(connection, 405, "application/json",
+		status = 405, result = http_respond(connection, 405, "application/json",
 									   mcp_strdup("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,"
 												  "\"message\":\"Method Not Allowed: POST a JSON-RPC message (this server opens no stream on GET)\"}}"),
 									   "Allow", "POST, DELETE");
 	else if (origin != NULL && !origin_allowed(origin))
-		status = 403, result = respond_error(connection, 403, JSONRPC_INVALID_REQUEST,
+		status = 403, result = http_respond_error(connection, 403, JSONRPC_INVALID_REQUEST,
 											 "Forbidden: the Origin is not allowed");
 	else if (mcp_auth_enabled() &&
 			 (auth = mcp_auth_check(MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
@@ -365,20 +313,20 @@ check_request(struct MHD_Connection *connection, const char *url,
 		length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
 		if (type == NULL || strncasecmp(type, "application/json", 16) != 0 ||
 			(type[16] != '\0' && type[16] != ';' && type[16] != ' '))
-			status = 415, result = respond_error(connection, 415, JSONRPC_INVALID_REQUEST,
+			status = 415, result = http_respond_error(connection, 415, JSONRPC_INVALID_REQUEST,
 												 "Unsupported Media Type: the body must be application/json");
-		else if (accept != NULL && !accepts(accept, "application/json") &&
-				 !accepts(accept, "text/event-stream"))
-			status = 406, result = respond_error(connection, 406, JSONRPC_INVALID_REQUEST,
+		else if (accept != NULL && !http_accepts(accept, "application/json") &&
+				 !http_accepts(accept, "text/event-stream"))
+			status = 406, result = http_respond_error(connection, 406, JSONRPC_INVALID_REQUEST,
 												 "Not Acceptable: the client must accept application/json and text/event-stream");
 		else if (length != NULL && strtoull(length, NULL, 10) > settings->max_body_bytes)
-			status = 413, result = respond_error(connection, 413, JSONRPC_INVALID_REQUEST,
+			status = 413, result = http_respond_error(connection, 413, JSONRPC_INVALID_REQUEST,
 												 "Invalid Request: the body is larger than the server accepts");
 	}
 	if (status != 0)
 	{
 		req->answered = true;
-		log_request(method, NULL, req->role, status, req->start);
+		http_log_request(method, NULL, req->role, status, req->start);
 	}
 	return result;
 }
@@ -415,16 +363,16 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 		json_object_put(message);
 		text = jsonrpc_to_text(error);
 		json_object_put(error);
-		log_request("-", &ctx, req->role, status, req->start);
+		http_log_request("-", &ctx, req->role, status, req->start);
 		if (ctx.session != NULL && ctx.session != &copy)
 			http_session_publish(ctx.session, false);
-		return respond(connection, status, "application/json", text,
+		return http_respond(connection, status, "application/json", text,
 					   status == 503 ? "Retry-After" : NULL, "1");
 	}
 
-	if (wants_stream(connection, message))
+	if (http_wants_stream(connection, message))
 	{
-		result = start_sse(connection, req, &ctx, &copy,
+		result = http_start_sse(connection, req, &ctx, &copy,
 						   json_object_object_get(message, "id"));
 		json_object_put(message);
 		return result;
@@ -433,7 +381,7 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 
 	response = jsonrpc_process_line(&ctx, req->body != NULL ? req->body : "",
 									req->body != NULL ? req->len : 0);
-	leave_request();
+	http_leave_request();
 	status = ctx.http_status != 0 ? ctx.http_status : response != NULL ? 200 : 202;
 	if (response != NULL && status == 200 &&
 		json_object_object_get_ex(response, "error", NULL) &&
@@ -447,7 +395,7 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 			json_object_object_get_ex(response, "error", NULL) && status == 200)
 			status = 400;		/* a message we could not read */
 	}
-	log_request(ctx.method[0] ? ctx.method : "-", &ctx, req->role, status, req->start);
+	http_log_request(ctx.method[0] ? ctx.method : "-", &ctx, req->role, status, req->start);
 
 	if (ctx.session != NULL && ctx.session != &copy)
 	{
@@ -460,7 +408,7 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 		http_session_publish(ctx.session, ok);
 		text = jsonrpc_to_text(response);
 		json_object_put(response);
-		return respond(connection, status, "application/json", text,
+		return http_respond(connection, status, "application/json", text,
 					   ok ? "Mcp-Session-Id" : NULL, id);
 	}
 	if (status == 401)
@@ -470,10 +418,10 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 									"the token's role cannot be used on this database");
 	}
 	if (response == NULL)
-		return respond(connection, status, NULL, NULL, NULL, NULL);
+		return http_respond(connection, status, NULL, NULL, NULL, NULL);
 	text = jsonrpc_to_text(response);
 	json_object_put(response);
-	result = respond(connection, status, "application/json", text, NULL, NULL);
+	result = http_respond(connection, status, "application/json", text, NULL, NULL);
 	return result;
 }
 
@@ -632,10 +580,10 @@ end_session(struct MHD_Connection *connection, HttpRequest *req)
 												 "Mcp-Session-Id");
 	int			status = id == NULL ? 400 : http_session_end(id, req->role) ? 204 : 404;
 
-	log_request("DELETE", NULL, req->role, status, req->start);
+	http_log_request("DELETE", NULL, req->role, status, req->start);
 	if (status == 204)
-		return respond(connection, 204, NULL, NULL, NULL, NULL);
-	return respond_error(connection, status, JSONRPC_INVALID_REQUEST,
+		return http_respond(connection, 204, NULL, NULL, NULL, NULL);
+	return http_respond_error(connection, status, JSONRPC_INVALID_REQUEST,
 						 status == 400 ? "Bad Request: Mcp-Session-Id is required"
 						 : "Not Found: no such session");
 }
@@ -649,243 +597,15 @@ serve_metadata(struct MHD_Connection *connection)
 	char	   *metadata = mcp_auth_resource_metadata();
 
 	if (metadata == NULL)
-		return respond_error(connection, 404, JSONRPC_INVALID_REQUEST, "Not Found");
-	return respond(connection, 200, "application/json", metadata, NULL, NULL);
-}
-
-/*
- * A tools/call that asked for progress, from a client that accepts a
- * stream.
- */
-static bool
-wants_stream(struct MHD_Connection *connection, json_object *message)
-{
-	const char *accept = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Accept");
-	json_object *method;
-	json_object *params;
-	json_object *meta;
-
-	return accept != NULL && accepts(accept, "text/event-stream") &&
-		json_object_is_type(message, json_type_object) &&
-		json_object_object_get_ex(message, "id", NULL) &&
-		json_object_object_get_ex(message, "method", &method) &&
-		strcmp(json_object_get_string(method), "tools/call") == 0 &&
-		json_object_object_get_ex(message, "params", &params) &&
-		json_object_object_get_ex(params, "_meta", &meta) &&
-		json_object_object_get_ex(meta, "progressToken", NULL);
-}
-
-/* SSE: queue one event (under no lock) */
-static void
-sse_push(SseStream *stream, json_object *message)
-{
-	char	   *text = jsonrpc_to_text(message);
-	char	   *event = mcp_psprintf("event: message\ndata: %s\n\n", text);
-	size_t		n = strlen(event);
-
-	free(text);
-	pthread_mutex_lock(&stream->lock);
-	stream->events = mcp_realloc(stream->events, stream->len + n + 1);
-	memcpy(stream->events + stream->len, event, n + 1);
-	stream->len += n;
-	pthread_cond_broadcast(&stream->changed);
-	pthread_mutex_unlock(&stream->lock);
-	free(event);
-}
-
-static void
-sse_progress(McpContext *ctx, double elapsed_ms)
-{
-	json_object *message = mcp_progress_notification(ctx, elapsed_ms);
-
-	sse_push(ctx->progress_arg, message);
-	json_object_put(message);
-}
-
-static void *
-sse_work(void *arg)
-{
-	SseStream  *stream = arg;
-	json_object *response;
-
-	response = jsonrpc_process_line(&stream->ctx, stream->body, stream->body_len);
-	leave_request();
-	log_request(stream->ctx.method, &stream->ctx, stream->role, 200, stream->start);
-	if (response != NULL)
-		sse_push(stream, response);
-	json_object_put(response);
-	pthread_mutex_lock(&stream->lock);
-	stream->done = true;
-	pthread_cond_broadcast(&stream->changed);
-	pthread_mutex_unlock(&stream->lock);
-	return NULL;
-}
-
-/*
- * libmicrohttpd asks for the next piece of the stream.  While nothing is
- * queued, watch the client's socket in short slices: a client that hangs
- * up has its call cancelled at once, not at the next write.  (Only this
- * thread may look at the socket: libmicrohttpd closes it after the
- * response is freed.)
- */
-static ssize_t
-sse_read(void *cls, uint64_t pos, char *buf, size_t max)
-{
-	SseStream  *stream = cls;
-	ssize_t		n = 0;
-	int			quiet_ms = 0;
-
-	pthread_mutex_lock(&stream->lock);
-	while (stream->sent == stream->len && !stream->done)
-	{
-		struct timespec deadline;
-
-		clock_gettime(CLOCK_REALTIME, &deadline);
-		deadline.tv_nsec += SSE_WATCH_MS * 1000000L;
-		if (deadline.tv_nsec >= 1000000000L)
-		{
-			deadline.tv_sec++;
-			deadline.tv_nsec -= 1000000000L;
-		}
-		if (pthread_cond_timedwait(&stream->changed, &stream->lock, &deadline) != ETIMEDOUT)
-			continue;
-		if (client_gone(stream->client_fd))
-		{
-			pthread_mutex_unlock(&stream->lock);
-			cancel_stream(stream);
-			return MHD_CONTENT_READER_END_WITH_ERROR;
-		}
-		quiet_ms += SSE_WATCH_MS;
-		if (quiet_ms >= SSE_KEEPALIVE_MS)
-		{
-			/* a comment line keeps proxies from closing a quiet stream */
-			pthread_mutex_unlock(&stream->lock);
-			memcpy(buf, ":\n\n", 3);
-			return 3;
-		}
-	}
-	if (stream->sent < stream->len)
-	{
-		n = (ssize_t) (stream->len - stream->sent < max ? stream->len - stream->sent : max);
-		memcpy(buf, stream->events + stream->sent, (size_t) n);
-		stream->sent += (size_t) n;
-	}
-	else
-		n = MHD_CONTENT_READER_END_OF_STREAM;
-	pthread_mutex_unlock(&stream->lock);
-	return n;
-}
-
-/* has the client hung up (or reset) its connection? */
-static bool
-client_gone(int fd)
-{
-	struct pollfd pfd;
-
-	if (fd < 0)
-		return false;
-	pfd.fd = fd;
-	pfd.events = POLLRDHUP;
-	pfd.revents = 0;
-	return poll(&pfd, 1, 0) > 0 &&
-		(pfd.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) != 0;
-}
-
-/* cancel the stream's call if it still runs */
-static void
-cancel_stream(SseStream *stream)
-{
-	bool		done;
-
-	pthread_mutex_lock(&stream->lock);
-	done = stream->done;
-	pthread_mutex_unlock(&stream->lock);
-	if (!done && stream->id_key != NULL && !stream->cancel_sent)
-	{
-		stream->cancel_sent = true;
-		mcp_log(MCP_LOG_INFO, "the client closed its stream; cancelling its call");
-		mcp_inflight_cancel(stream->scope, stream->id_key);
-	}
-}
-
-/* the response is gone (sent, or the client left): stop the call, free */
-static void
-sse_free(void *cls)
-{
-	SseStream  *stream = cls;
-
-	cancel_stream(stream);
-	pthread_join(stream->worker, NULL);
-	pthread_mutex_destroy(&stream->lock);
-	pthread_cond_destroy(&stream->changed);
-	free(stream->events);
-	free(stream->body);
-	free(stream->role);
-	free(stream->id_key);
-	free(stream);
-}
-
-/*
- * Answer with an SSE stream: a worker thread runs the call while this
- * connection's thread sends what it queues.
- */
-static enum MHD_Result
-start_sse(struct MHD_Connection *connection, HttpRequest *req, McpContext *ctx,
-		  McpSession *session, json_object *id)
-{
-	SseStream  *stream = mcp_malloc(sizeof(SseStream));
-	struct MHD_Response *response;
-	enum MHD_Result result;
-
-	memset(stream, 0, sizeof(*stream));
-	pthread_mutex_init(&stream->lock, NULL);
-	pthread_cond_init(&stream->changed, NULL);
-	stream->session = *session;
-	stream->ctx = *ctx;
-	if (ctx->session == session)
-	{
-		stream->ctx.session = &stream->session;
-		stream->ctx.scope = stream->session.id;
-	}
-	stream->role = req->role != NULL ? mcp_strdup(req->role) : NULL;
-	stream->ctx.role = stream->role;
-	snprintf(stream->scope, sizeof(stream->scope), "%s", stream->ctx.scope);
-	stream->ctx.scope = stream->scope;
-	stream->id_key = mcp_id_key(id);
-	/* the worker must not poll the socket: sse_read watches it */
-	stream->client_fd = ctx->client_fd;
-	stream->ctx.client_fd = -1;
-	stream->ctx.progress = sse_progress;
-	stream->ctx.progress_arg = stream;
-	stream->body = req->body;
-	stream->body_len = req->len;
-	stream->start = req->start;
-	req->body = NULL;
-	if (pthread_create(&stream->worker, NULL, sse_work, stream) != 0)
-	{
-		leave_request();
-		free(stream->body);
-		free(stream->role);
-		free(stream->id_key);
-		free(stream);
-		return respond_error(connection, 503, JSONRPC_INTERNAL_ERROR,
-							 "Service Unavailable: could not start a worker");
-	}
-	response = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, sse_read,
-												 stream, sse_free);
-	MHD_add_response_header(response, "Content-Type", "text/event-stream");
-	MHD_add_response_header(response, "Cache-Control", "no-cache");
-	MHD_add_response_header(response, "X-Accel-Buffering", "no");
-	result = MHD_queue_response(connection, 200, response);
-	MHD_destroy_response(response);
-	return result;
+		return http_respond_error(connection, 404, JSONRPC_INVALID_REQUEST, "Not Found");
+	return http_respond(connection, 200, "application/json", metadata, NULL, NULL);
 }
 
 /*
  * Queue a response; text (malloc'd, or NULL for no body) is taken over.
  */
-static enum MHD_Result
-respond(struct MHD_Connection *connection, int status, const char *content_type,
+enum MHD_Result
+http_respond(struct MHD_Connection *connection, int status, const char *content_type,
 		char *text, const char *header, const char *value)
 {
 	struct MHD_Response *response;
@@ -910,15 +630,15 @@ respond(struct MHD_Connection *connection, int status, const char *content_type,
 }
 
 /* a JSON-RPC error without id, with an HTTP status */
-static enum MHD_Result
-respond_error(struct MHD_Connection *connection, int status, int code,
+enum MHD_Result
+http_respond_error(struct MHD_Connection *connection, int status, int code,
 			  const char *message)
 {
 	json_object *error = jsonrpc_error(NULL, code, message, NULL);
 	char	   *text = jsonrpc_to_text(error);
 
 	json_object_put(error);
-	return respond(connection, status, "application/json", text, NULL, NULL);
+	return http_respond(connection, status, "application/json", text, NULL, NULL);
 }
 
 static enum MHD_Result
@@ -935,7 +655,7 @@ respond_unauthorized(struct MHD_Connection *connection, McpAuthStatus status,
 	enum MHD_Result result;
 
 	json_object_put(error);
-	result = respond(connection, status == MCP_AUTH_MALFORMED ? 400 : 401,
+	result = http_respond(connection, status == MCP_AUTH_MALFORMED ? 400 : 401,
 					 "application/json", text, "WWW-Authenticate", challenge);
 	free(challenge);
 	return result;
@@ -983,8 +703,8 @@ is_loopback_host(const char *host, size_t len)
 /*
  * Does an Accept header take this type (itself, type/asterisk, or all)?
  */
-static bool
-accepts(const char *accept, const char *type)
+bool
+http_accepts(const char *accept, const char *type)
 {
 	size_t		major = strcspn(type, "/");
 	const char *p = accept;
@@ -1044,8 +764,8 @@ decode_header_value(const char *value)
 /*
  * One line per request.
  */
-static void
-log_request(const char *method, const McpContext *ctx, const char *role,
+void
+http_log_request(const char *method, const McpContext *ctx, const char *role,
 			int status, double start)
 {
 	mcp_log(MCP_LOG_NOTICE,
@@ -1055,7 +775,7 @@ log_request(const char *method, const McpContext *ctx, const char *role,
 			status >= 400 && (ctx == NULL || ctx->outcome == NULL ||
 							  strcmp(ctx->outcome, "ok") == 0) ? "refused"
 			: ctx != NULL && ctx->outcome != NULL ? ctx->outcome : "ok",
-			now_ms() - start);
+			http_now_ms() - start);
 }
 
 static bool
@@ -1071,8 +791,8 @@ enter_request(void)
 	return ok;
 }
 
-static void
-leave_request(void)
+void
+http_leave_request(void)
 {
 	pthread_mutex_lock(&counter_lock);
 	requests_in_progress--;
@@ -1175,8 +895,8 @@ read_file(const char *path)
 	return text;
 }
 
-static double
-now_ms(void)
+double
+http_now_ms(void)
 {
 	struct timespec ts;
 
