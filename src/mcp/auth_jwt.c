@@ -91,11 +91,14 @@ mcp_auth_jwt_configure(const McpAuthSettings *settings, char **errmsg)
 		mcp_auth_jwt_forget();
 		return false;
 	}
-	mcp_log(MCP_LOG_INFO, "JWTs accepted: %s%s%s",
+	mcp_log(MCP_LOG_INFO, "JWTs accepted: %s%s%s, %s%s%s",
 			secret != NULL ? "HS256" : "",
 			secret != NULL && key_kind != KEY_NONE ? ", " : "",
 			key_kind == KEY_RSA ? "RS256" :
-			key_kind == KEY_EC_P256 ? "ES256" : "");
+			key_kind == KEY_EC_P256 ? "ES256" : "",
+			mcp_auth_claims_audience() ? "audience \"" : "any audience",
+			mcp_auth_claims_audience() ? mcp_auth_claims_audience() : "",
+			mcp_auth_claims_audience() ? "\"" : "");
 	return true;
 }
 
