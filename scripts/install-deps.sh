@@ -41,6 +41,7 @@ packages=(
     libkrb5-dev                # needed by libpq-be.h
     libjson-c-dev              # the MCP program
     libpq-dev                  # the MCP program
+    libssl-dev                 # the MCP program's bearer tokens (libcrypto)
     libipc-run-perl            # PostgreSQL::Test::Cluster
     perl                       # prove
     pkg-config
