@@ -49,17 +49,17 @@
 #define HS256_SIG_LEN 32
 #define HEADER_MAX_DEPTH 4
 
-typedef enum KeyKind
+typedef enum JwtKeyKind
 {
 	KEY_NONE,
 	KEY_RSA,
 	KEY_EC_P256
-} KeyKind;
+} JwtKeyKind;
 
 static unsigned char *secret = NULL;
 static size_t secret_len = 0;
 static EVP_PKEY *public_key = NULL;
-static KeyKind key_kind = KEY_NONE;
+static JwtKeyKind key_kind = KEY_NONE;
 
 static bool load_secret(const char *path, char **errmsg);
 static bool load_public_key(const char *path, char **errmsg);

@@ -406,6 +406,10 @@ test_headers(void)
 	memset(big + 7, 'a', 9000);
 	big[9007] = '\0';
 	expect("a 9000-byte token", big, MCP_AUTH_MALFORMED, NULL);
+	memset(big + 7 + 8192, ' ', 70);
+	expect("an 8192-byte token, blanks, one more character", big,
+		   MCP_AUTH_MALFORMED, NULL);
+	big[7 + 8192] = 'a';
 	big[7 + 8193] = '\0';
 	expect("an 8193-byte token", big, MCP_AUTH_MALFORMED, NULL);
 	big[7 + 8192] = '\0';

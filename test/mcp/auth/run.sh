@@ -197,9 +197,9 @@ for f in "$D"/tok/* "$D/hs.secret"; do
         echo "# $(basename "$f") appears in the output"; leaks=1
     fi
 done
-for h in $(grep -v '^#' "$D/tokens" | awk '{print $2}'); do
+while read -r _ h; do
     if grep -qiF -- "$h" "$TMP/stderr.log" "$TMP/tap.out"; then echo "# a token hash appears in the output"; leaks=1; fi
-done
+done < <(grep -E '^ *[^# ]' "$D/tokens")
 if [ -s "$TMP/stderr.log" ] && [ "$leaks" -eq 0 ]; then
     tap OK "the logs ($(wc -l <"$TMP/stderr.log") lines at -vv) hold no token, secret or token hash"
 else
