@@ -404,6 +404,12 @@ check_url(const char *url, const char *what, char **errmsg)
 		*errmsg = mcp_psprintf("invalid %s: it has no host", what);
 		return false;
 	}
+	/* RFC 9728 section 1.2: a resource identifier has no query either */
+	if (strchr(rest, '?') != NULL && strcmp(what, "resource URL") == 0)
+	{
+		*errmsg = mcp_psprintf("invalid %s: it has a query", what);
+		return false;
+	}
 	return true;
 }
 

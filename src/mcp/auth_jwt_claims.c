@@ -157,7 +157,7 @@ mcp_auth_claims_check(const char *payload, size_t len, char **role,
 	{
 		json_object_put(claims);
 		*reason = "the JWT payload is not a JSON object";
-		return MCP_AUTH_MALFORMED;
+		return MCP_AUTH_INVALID;
 	}
 	status = check_times(claims, reason);
 	if (status == MCP_AUTH_OK && issuer != NULL &&

@@ -59,6 +59,7 @@ gen() { openssl genpkey "$@" 2>/dev/null; }
 
 gen -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$D/rsa.key"
 openssl pkey -in "$D/rsa.key" -pubout -out "$D/rsa.pub"
+openssl req -x509 -new -key "$D/rsa.key" -subj /CN=nat-auth-test -days 1 -out "$D/rsa.crt" 2>/dev/null
 gen -algorithm RSA -pkeyopt rsa_keygen_bits:1024 -out "$D/rsa1024.key"
 openssl pkey -in "$D/rsa1024.key" -pubout -out "$D/rsa1024.pub"
 gen -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$D/ec.key"
