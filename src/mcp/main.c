@@ -16,28 +16,85 @@
  *
  *-------------------------------------------------------------------------
  */
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "auth.h"
+#include "http.h"
 #include "neon_ai_tools_mcp.h"
+
+/* HTTP defaults (see --help) */
+#define DEFAULT_HTTP_POOL_SIZE 4
+#define DEFAULT_MAX_CONNECTIONS 64
+#define DEFAULT_SHUTDOWN_GRACE_MS 10000
+#define POOL_WAIT_MS 30000
+#define MAX_ORIGINS 32
+
+/* long options without a short form */
+enum
+{
+	OPT_SHOW_CONNINFO = 1,
+	OPT_HELP,
+	OPT_HTTP,
+	OPT_POOL_SIZE,
+	OPT_ALLOW_ORIGIN,
+	OPT_TLS_CERT,
+	OPT_TLS_KEY,
+	OPT_ALLOW_INSECURE,
+	OPT_MAX_CONNECTIONS,
+	OPT_MAX_BODY,
+	OPT_AUTH_TOKENS,
+	OPT_JWT_SECRET,
+	OPT_JWT_KEY,
+	OPT_JWT_CLAIM,
+	OPT_JWT_AUDIENCE,
+	OPT_JWT_ISSUER,
+	OPT_AUTH_SERVER,
+	OPT_RESOURCE_URL
+};
 
 static void help(void);
 static void version(void);
-static int	serve(void);
 static void cleanup(void);
+static bool parse_listen(const char *arg, McpHttpSettings *http);
+static int	positive(const char *option, const char *arg);
+MCP_NORETURN static void usage_error(void);
 
 int
 main(int argc, char **argv)
 {
 	static const struct option long_options[] = {
-		{"help", no_argument, NULL, 2},
-		{"show-conninfo", no_argument, NULL, 1},
+		{"help", no_argument, NULL, OPT_HELP},
+		{"show-conninfo", no_argument, NULL, OPT_SHOW_CONNINFO},
 		{"verbose", no_argument, NULL, 'v'},
 		{"version", no_argument, NULL, 'V'},
+		{"http", required_argument, NULL, OPT_HTTP},
+		{"pool-size", required_argument, NULL, OPT_POOL_SIZE},
+		{"allow-origin", required_argument, NULL, OPT_ALLOW_ORIGIN},
+		{"tls-cert", required_argument, NULL, OPT_TLS_CERT},
+		{"tls-key", required_argument, NULL, OPT_TLS_KEY},
+		{"allow-insecure-http", no_argument, NULL, OPT_ALLOW_INSECURE},
+		{"max-connections", required_argument, NULL, OPT_MAX_CONNECTIONS},
+		{"max-body", required_argument, NULL, OPT_MAX_BODY},
+		{"auth-tokens", required_argument, NULL, OPT_AUTH_TOKENS},
+		{"jwt-secret-file", required_argument, NULL, OPT_JWT_SECRET},
+		{"jwt-public-key", required_argument, NULL, OPT_JWT_KEY},
+		{"jwt-role-claim", required_argument, NULL, OPT_JWT_CLAIM},
+		{"jwt-audience", required_argument, NULL, OPT_JWT_AUDIENCE},
+		{"jwt-issuer", required_argument, NULL, OPT_JWT_ISSUER},
+		{"authorization-server", required_argument, NULL, OPT_AUTH_SERVER},
+		{"resource-url", required_argument, NULL, OPT_RESOURCE_URL},
 		{NULL, 0, NULL, 0}
 	};
+	static const char *origins[MAX_ORIGINS];
+	McpHttpSettings http = {0};
+	McpAuthSettings auth = {0};
+	bool		serve_http = false;
+	int			pool_size = 0;
 	int			c;
 	int			verbosity = 0;
 	bool		show_conninfo = false;
@@ -61,6 +118,12 @@ main(int argc, char **argv)
 		}
 	}
 
+	http.address = "127.0.0.1";
+	http.allowed_origins = origins;
+	http.max_connections = DEFAULT_MAX_CONNECTIONS;
+	http.max_body_bytes = MCP_MAX_MESSAGE_BYTES;
+	http.shutdown_grace_ms = DEFAULT_SHUTDOWN_GRACE_MS;
+	auth.jwt_leeway_seconds = -1;
 	while ((c = getopt_long(argc, argv, "vV", long_options, NULL)) != -1)
 	{
 		switch (c)
@@ -71,17 +134,70 @@ main(int argc, char **argv)
 			case 'V':
 				version();
 				exit(MCP_EXIT_OK);
-			case 1:
+			case OPT_SHOW_CONNINFO:
 				show_conninfo = true;
 				break;
-			case 2:
+			case OPT_HELP:
 				help();
 				exit(MCP_EXIT_OK);
+			case OPT_HTTP:
+				if (!parse_listen(optarg, &http))
+					usage_error();
+				serve_http = true;
+				break;
+			case OPT_POOL_SIZE:
+				pool_size = positive("--pool-size", optarg);
+				break;
+			case OPT_ALLOW_ORIGIN:
+				if (http.n_allowed_origins == MAX_ORIGINS)
+				{
+					mcp_log(MCP_LOG_ERROR, "at most %d --allow-origin options", MAX_ORIGINS);
+					usage_error();
+				}
+				origins[http.n_allowed_origins++] = optarg;
+				break;
+			case OPT_TLS_CERT:
+				http.tls_cert_file = optarg;
+				break;
+			case OPT_TLS_KEY:
+				http.tls_key_file = optarg;
+				break;
+			case OPT_ALLOW_INSECURE:
+				http.allow_insecure = true;
+				break;
+			case OPT_MAX_CONNECTIONS:
+				http.max_connections = positive("--max-connections", optarg);
+				break;
+			case OPT_MAX_BODY:
+				http.max_body_bytes = (size_t) positive("--max-body", optarg);
+				break;
+			case OPT_AUTH_TOKENS:
+				auth.tokens_file = optarg;
+				break;
+			case OPT_JWT_SECRET:
+				auth.jwt_secret_file = optarg;
+				break;
+			case OPT_JWT_KEY:
+				auth.jwt_key_file = optarg;
+				break;
+			case OPT_JWT_CLAIM:
+				auth.jwt_role_claim = optarg;
+				break;
+			case OPT_JWT_AUDIENCE:
+				auth.jwt_audience = optarg;
+				break;
+			case OPT_JWT_ISSUER:
+				auth.jwt_issuer = optarg;
+				break;
+			case OPT_AUTH_SERVER:
+				auth.authorization_server = optarg;
+				break;
+			case OPT_RESOURCE_URL:
+				auth.resource = optarg;
+				break;
 			default:
 				/* getopt_long has said what is wrong */
-				fprintf(stderr, "Try \"%s --help\" for more information.\n",
-						MCP_PROGNAME);
-				exit(MCP_EXIT_USAGE);
+				usage_error();
 		}
 	}
 	if (optind < argc)
@@ -91,10 +207,7 @@ main(int argc, char **argv)
 		mcp_mask_add_conninfo_secrets(conninfo);
 		mcp_log(MCP_LOG_ERROR, "too many command-line arguments (first is \"%s\")",
 				argv[optind]);
-		fprintf(stderr, "Try \"%s --help\" for more information.\n",
-				MCP_PROGNAME);
-		mcp_mask_forget();
-		exit(MCP_EXIT_USAGE);
+		usage_error();
 	}
 	mcp_log_set_verbosity(verbosity);
 
@@ -119,57 +232,98 @@ main(int argc, char **argv)
 	/* a client that went away is seen as a write error, not a signal */
 	signal(SIGPIPE, SIG_IGN);
 
-	mcp_log(MCP_LOG_INFO, "%s %s ready (MCP over stdio)", MCP_PROGNAME, MCP_VERSION);
-	status = serve();
+	if (!serve_http)
+	{
+		if (auth.tokens_file || auth.jwt_secret_file || auth.jwt_key_file)
+		{
+			mcp_log(MCP_LOG_ERROR, "bearer tokens are for --http; over stdio the connection string's role is used");
+			usage_error();
+		}
+		mcp_pool_configure(1, POOL_WAIT_MS);
+		mcp_log(MCP_LOG_INFO, "%s %s ready (MCP over stdio)", MCP_PROGNAME, MCP_VERSION);
+		status = mcp_serve_stdio();
+	}
+	else
+	{
+		if (!mcp_auth_configure(&auth, &errmsg))
+		{
+			mcp_log(MCP_LOG_ERROR, "%s", errmsg);
+			free(errmsg);
+			cleanup();
+			exit(MCP_EXIT_USAGE);
+		}
+		mcp_pool_configure(pool_size > 0 ? pool_size : DEFAULT_HTTP_POOL_SIZE, POOL_WAIT_MS);
+		http.max_requests = http.max_connections;
+		status = mcp_serve_http(&http);
+	}
 	cleanup();
 	return status;
 }
 
 /*
- * The session: read, answer, until the end of input.  Returns the exit
- * code.
+ * --http [ADDR:]PORT; an IPv6 address goes in brackets: [::1]:8080.
+ */
+static bool
+parse_listen(const char *arg, McpHttpSettings *http)
+{
+	static char address[256];
+	const char *colon = strrchr(arg, ':');
+	const char *port = arg;
+
+	if (colon != NULL)
+	{
+		size_t		len = (size_t) (colon - arg);
+
+		if (arg[0] == '[' && len >= 2 && arg[len - 1] == ']')
+		{
+			arg++;
+			len -= 2;
+		}
+		if (len == 0 || len >= sizeof(address))
+		{
+			mcp_log(MCP_LOG_ERROR, "invalid --http address \"%s\"", arg);
+			return false;
+		}
+		memcpy(address, arg, len);
+		address[len] = '\0';
+		http->address = address;
+		port = colon + 1;
+	}
+	http->port = positive("--http port", port);
+	if (http->port > 65535)
+	{
+		mcp_log(MCP_LOG_ERROR, "invalid --http port \"%s\"", port);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * A positive integer option, or a usage error.
  */
 static int
-serve(void)
+positive(const char *option, const char *arg)
 {
-	McpReader	reader;
-	int			status = MCP_EXIT_OK;
+	char	   *end;
+	long		value;
 
-	mcp_reader_init(&reader, stdin, MCP_MAX_MESSAGE_BYTES);
-	for (;;)
+	errno = 0;
+	value = strtol(arg, &end, 10);
+	if (errno != 0 || end == arg || *end != '\0' || value <= 0 || value > INT_MAX)
 	{
-		McpReadStatus rs = mcp_read_message(&reader);
-		json_object *response = NULL;
-
-		if (rs == MCP_READ_EOF)
-		{
-			mcp_log(MCP_LOG_INFO, "end of input; exiting");
-			break;
-		}
-		if (rs == MCP_READ_FAILED)
-		{
-			mcp_log(MCP_LOG_ERROR, "could not read standard input");
-			status = MCP_EXIT_FATAL;
-			break;
-		}
-		if (rs == MCP_READ_TOO_LONG)
-			response = jsonrpc_oversized_error(reader.max_bytes);
-		else
-			response = jsonrpc_process_line(reader.buf, reader.len);
-		if (response != NULL)
-		{
-			bool		ok = mcp_write_message(response);
-
-			json_object_put(response);
-			if (!ok)
-			{
-				status = MCP_EXIT_FATAL;
-				break;
-			}
-		}
+		mcp_log(MCP_LOG_ERROR, "invalid value \"%s\" for %s: a positive integer is required",
+				arg, option);
+		usage_error();
 	}
-	mcp_reader_free(&reader);
-	return status;
+	return (int) value;
+}
+
+MCP_NORETURN static void
+usage_error(void)
+{
+	fprintf(stderr, "Try \"%s --help\" for more information.\n", MCP_PROGNAME);
+	cleanup();
+	exit(MCP_EXIT_USAGE);
 }
 
 /*
@@ -178,7 +332,8 @@ serve(void)
 static void
 cleanup(void)
 {
-	mcp_db_disconnect();
+	mcp_pool_close();
+	mcp_auth_forget();
 	mcp_conninfo_forget();
 	mcp_mask_forget();
 }
