@@ -383,7 +383,7 @@ next_result(McpConn *conn, McpContext *ctx, bool *watching, double start)
 			break;
 		if (reporting && now_ms() >= next_progress)
 		{
-			ctx->progress(ctx->progress_arg, now_ms() - start);
+			ctx->progress(ctx, now_ms() - start);
 			next_progress += PROGRESS_INTERVAL_MS;
 		}
 	}

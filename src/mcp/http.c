@@ -39,6 +39,7 @@
  */
 #include <errno.h>
 #include <netdb.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -63,6 +64,10 @@
 
 /* seconds an idle keep-alive connection is kept */
 #define CONNECTION_IDLE_SECS 120
+
+/* an SSE stream checks for a hang-up this often while quiet */
+#define SSE_WATCH_MS 20
+#define SSE_KEEPALIVE_MS 15000
 
 /* one request's state, from its first header to its answer */
 typedef struct HttpRequest
@@ -95,6 +100,8 @@ typedef struct SseStream
 	double		start;
 	char		scope[40];		/* the request's cancel scope and id */
 	char	   *id_key;
+	int			client_fd;		/* for sse_read only */
+	bool		cancel_sent;	/* connection thread only */
 } SseStream;
 
 static const McpHttpSettings *settings;
@@ -123,6 +130,8 @@ static enum MHD_Result start_sse(struct MHD_Connection *connection,
 								 HttpRequest *req, McpContext *ctx,
 								 McpSession *session, json_object *id);
 static bool wants_stream(struct MHD_Connection *connection, json_object *message);
+static bool client_gone(int fd);
+static void cancel_stream(SseStream *stream);
 static enum MHD_Result respond(struct MHD_Connection *connection, int status,
 							   const char *content_type, char *text,
 							   const char *header, const char *value);
@@ -712,12 +721,19 @@ sse_work(void *arg)
 	return NULL;
 }
 
-/* libmicrohttpd asks for the next piece of the stream */
+/*
+ * libmicrohttpd asks for the next piece of the stream.  While nothing is
+ * queued, watch the client's socket in short slices: a client that hangs
+ * up has its call cancelled at once, not at the next write.  (Only this
+ * thread may look at the socket: libmicrohttpd closes it after the
+ * response is freed.)
+ */
 static ssize_t
 sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
 	SseStream  *stream = cls;
 	ssize_t		n = 0;
+	int			quiet_ms = 0;
 
 	pthread_mutex_lock(&stream->lock);
 	while (stream->sent == stream->len && !stream->done)
@@ -725,9 +741,22 @@ sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 		struct timespec deadline;
 
 		clock_gettime(CLOCK_REALTIME, &deadline);
-		deadline.tv_sec += 15;
-		if (pthread_cond_timedwait(&stream->changed, &stream->lock, &deadline) == ETIMEDOUT &&
-			stream->sent == stream->len && !stream->done)
+		deadline.tv_nsec += SSE_WATCH_MS * 1000000L;
+		if (deadline.tv_nsec >= 1000000000L)
+		{
+			deadline.tv_sec++;
+			deadline.tv_nsec -= 1000000000L;
+		}
+		if (pthread_cond_timedwait(&stream->changed, &stream->lock, &deadline) != ETIMEDOUT)
+			continue;
+		if (client_gone(stream->client_fd))
+		{
+			pthread_mutex_unlock(&stream->lock);
+			cancel_stream(stream);
+			return MHD_CONTENT_READER_END_WITH_ERROR;
+		}
+		quiet_ms += SSE_WATCH_MS;
+		if (quiet_ms >= SSE_KEEPALIVE_MS)
 		{
 			/* a comment line keeps proxies from closing a quiet stream */
 			pthread_mutex_unlock(&stream->lock);
@@ -747,21 +776,45 @@ sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 	return n;
 }
 
-/* the response is gone (sent, or the client left): stop the call, free */
-static void
-sse_free(void *cls)
+/* has the client hung up (or reset) its connection? */
+static bool
+client_gone(int fd)
 {
-	SseStream  *stream = cls;
+	struct pollfd pfd;
+
+	if (fd < 0)
+		return false;
+	pfd.fd = fd;
+	pfd.events = POLLRDHUP;
+	pfd.revents = 0;
+	return poll(&pfd, 1, 0) > 0 &&
+		(pfd.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) != 0;
+}
+
+/* cancel the stream's call if it still runs */
+static void
+cancel_stream(SseStream *stream)
+{
 	bool		done;
 
 	pthread_mutex_lock(&stream->lock);
 	done = stream->done;
 	pthread_mutex_unlock(&stream->lock);
-	if (!done && stream->id_key != NULL)
+	if (!done && stream->id_key != NULL && !stream->cancel_sent)
 	{
+		stream->cancel_sent = true;
 		mcp_log(MCP_LOG_INFO, "the client closed its stream; cancelling its call");
 		mcp_inflight_cancel(stream->scope, stream->id_key);
 	}
+}
+
+/* the response is gone (sent, or the client left): stop the call, free */
+static void
+sse_free(void *cls)
+{
+	SseStream  *stream = cls;
+
+	cancel_stream(stream);
 	pthread_join(stream->worker, NULL);
 	pthread_mutex_destroy(&stream->lock);
 	pthread_cond_destroy(&stream->changed);
@@ -799,7 +852,8 @@ start_sse(struct MHD_Connection *connection, HttpRequest *req, McpContext *ctx,
 	snprintf(stream->scope, sizeof(stream->scope), "%s", stream->ctx.scope);
 	stream->ctx.scope = stream->scope;
 	stream->id_key = mcp_id_key(id);
-	/* the connection's socket is closed by libmicrohttpd: sse_free cancels */
+	/* the worker must not poll the socket: sse_read watches it */
+	stream->client_fd = ctx->client_fd;
 	stream->ctx.client_fd = -1;
 	stream->ctx.progress = sse_progress;
 	stream->ctx.progress_arg = stream;

@@ -32,6 +32,7 @@
 #define DEFAULT_MAX_CONNECTIONS 64
 #define DEFAULT_SHUTDOWN_GRACE_MS 10000
 #define POOL_WAIT_MS 30000
+#define REQUESTS_PER_CONNECTION 4	/* default --max-requests per pooled one */
 #define MAX_ORIGINS 32
 
 /* long options without a short form */
@@ -47,6 +48,7 @@ enum
 	OPT_ALLOW_INSECURE,
 	OPT_MAX_CONNECTIONS,
 	OPT_MAX_BODY,
+	OPT_MAX_REQUESTS,
 	OPT_AUTH_TOKENS,
 	OPT_JWT_SECRET,
 	OPT_JWT_KEY,
@@ -80,6 +82,7 @@ main(int argc, char **argv)
 		{"allow-insecure-http", no_argument, NULL, OPT_ALLOW_INSECURE},
 		{"max-connections", required_argument, NULL, OPT_MAX_CONNECTIONS},
 		{"max-body", required_argument, NULL, OPT_MAX_BODY},
+		{"max-requests", required_argument, NULL, OPT_MAX_REQUESTS},
 		{"auth-tokens", required_argument, NULL, OPT_AUTH_TOKENS},
 		{"jwt-secret-file", required_argument, NULL, OPT_JWT_SECRET},
 		{"jwt-public-key", required_argument, NULL, OPT_JWT_KEY},
@@ -168,6 +171,9 @@ main(int argc, char **argv)
 			case OPT_MAX_CONNECTIONS:
 				http.max_connections = positive("--max-connections", optarg);
 				break;
+			case OPT_MAX_REQUESTS:
+				http.max_requests = positive("--max-requests", optarg);
+				break;
 			case OPT_MAX_BODY:
 				http.max_body_bytes = (size_t) positive("--max-body", optarg);
 				break;
@@ -252,8 +258,11 @@ main(int argc, char **argv)
 			cleanup();
 			exit(MCP_EXIT_USAGE);
 		}
-		mcp_pool_configure(pool_size > 0 ? pool_size : DEFAULT_HTTP_POOL_SIZE, POOL_WAIT_MS);
-		http.max_requests = http.max_connections;
+		if (pool_size <= 0)
+			pool_size = DEFAULT_HTTP_POOL_SIZE;
+		mcp_pool_configure(pool_size, POOL_WAIT_MS);
+		if (http.max_requests <= 0)
+			http.max_requests = pool_size * REQUESTS_PER_CONNECTION;
 		status = mcp_serve_http(&http);
 	}
 	cleanup();
@@ -354,8 +363,9 @@ static void
 help(void)
 {
 	printf("%s serves the tools of the neon_ai_tools PostgreSQL extension to MCP\n"
-		   "clients (Model Context Protocol, stdio transport: JSON-RPC 2.0, one message\n"
-		   "per line on standard input and output; logs go to standard error).\n\n",
+		   "clients (Model Context Protocol): over stdio by default (JSON-RPC 2.0, one\n"
+		   "message per line on standard input and output), or over Streamable HTTP\n"
+		   "with --http.  Logs go to standard error.\n\n",
 		   MCP_PROGNAME);
 	printf("Usage:\n");
 	printf("  %s [OPTION]... [CONNINFO]\n\n", MCP_PROGNAME);
@@ -371,14 +381,49 @@ help(void)
 	printf("  -v, --verbose          log more to standard error (twice: debugging output)\n");
 	printf("  -V, --version          output version information, then exit\n");
 	printf("  -?, --help             show this help, then exit\n\n");
+	printf("HTTP options:\n");
+	printf("      --http [ADDR:]PORT serve MCP over Streamable HTTP on http(s)://ADDR:PORT/mcp\n"
+		   "                         (ADDR defaults to 127.0.0.1; IPv6 in brackets)\n");
+	printf("      --pool-size N      database connections shared by requests (default %d)\n",
+		   DEFAULT_HTTP_POOL_SIZE);
+	printf("      --max-connections N  HTTP connections at once (default %d)\n",
+		   DEFAULT_MAX_CONNECTIONS);
+	printf("      --max-requests N   requests in progress at once; more get 503 with\n"
+		   "                         Retry-After (default %d per pooled connection)\n",
+		   REQUESTS_PER_CONNECTION);
+	printf("      --max-body BYTES   largest request body; larger gets 413 (default %d)\n",
+		   MCP_MAX_MESSAGE_BYTES);
+	printf("      --allow-origin ORIGIN  a browser Origin allowed besides loopback pages\n"
+		   "                         (repeatable; \"*\" allows all); others get 403\n");
+	printf("      --tls-cert FILE, --tls-key FILE  serve HTTPS with this PEM certificate\n");
+	printf("      --allow-insecure-http  allow a non-loopback ADDR without TLS\n\n");
+	printf("Bearer tokens (HTTP; each names the database role a request runs as):\n");
+	printf("      --auth-tokens FILE lines \"ROLE SHA256-OF-TOKEN\" (make one with\n"
+		   "                         printf %%s \"$TOKEN\" | sha256sum)\n");
+	printf("      --jwt-secret-file FILE  HS256 JWTs signed with this secret\n");
+	printf("      --jwt-public-key FILE   RS256 (RSA) or ES256 (P-256) JWTs, PEM public key\n");
+	printf("      --jwt-role-claim NAME   the claim naming the role (default \"role\";\n"
+		   "                         a dotted path walks into objects)\n");
+	printf("      --jwt-audience AUD, --jwt-issuer ISS  required aud and iss\n");
+	printf("      --authorization-server URL  advertised in the OAuth protected-resource\n"
+		   "                         metadata (/.well-known/oauth-protected-resource)\n");
+	printf("      --resource-url URL the endpoint's public URL, for that metadata\n\n");
+	printf("With tokens, the program connects as an authenticator role (LOGIN NOINHERIT,\n"
+		   "granted the agent roles) and runs each request as the token's role\n"
+		   "(set_config('role', ..., true) in the request's transaction).  A\n"
+		   "non-loopback ADDR needs tokens, and TLS or --allow-insecure-http.\n\n");
 	printf("Examples:\n");
 	printf("  %s \"host=/var/run/postgresql dbname=app\"\n", MCP_PROGNAME);
 	printf("  PGPASSWORD=... %s \"postgresql://agent@db.example.com/app\"\n", MCP_PROGNAME);
+	printf("  %s --http 8080 --auth-tokens /etc/neon-ai-tools/tokens \"dbname=app user=authenticator\"\n",
+		   MCP_PROGNAME);
 	printf("  Keep passwords off the command line: PGPASSWORD, ~/.pgpass or a service\n"
-		   "  file.  Passwords are masked in every message and log line.\n\n");
+		   "  file.  Passwords and tokens are masked in every message and log line.\n\n");
 	printf("Exit status:\n");
-	printf("  %d  the client closed standard input (the end of a session)\n", MCP_EXIT_OK);
-	printf("  %d  usage error: a bad option, or a connection string libpq cannot parse\n",
+	printf("  %d  the client closed standard input (the end of a session), or SIGTERM\n",
+		   MCP_EXIT_OK);
+	printf("  %d  usage error: a bad option, or a connection string libpq cannot parse,\n"
+		   "     or an HTTP address, certificate or token file that cannot be used\n",
 		   MCP_EXIT_USAGE);
 	printf("  %d  standard input or output failed (the client went away), or out of\n"
 		   "     memory\n", MCP_EXIT_FATAL);
