@@ -52,6 +52,7 @@ static bool check_url(const char *url, const char *what, char **errmsg);
 static bool configure_metadata(const McpAuthSettings *settings,
 							   char **errmsg);
 static char *append_param(char *value, const char *name, const char *text);
+static bool is_b64token(const char *token, size_t len);
 static const char *bearer_token(const char *header, size_t *len,
 								McpAuthStatus *status, const char **reason);
 
@@ -150,14 +151,18 @@ bearer_token(const char *header, size_t *len, McpAuthStatus *status,
 	while (*p == ' ' || *p == '\t')
 		p++;
 	token = p;
-	/* bounded: the header's length is not trusted */
-	n = strnlen(token, MCP_AUTH_MAX_TOKEN + 64);
-	while (n > 0 && (token[n - 1] == ' ' || token[n - 1] == '\t'))
-		n--;
+	n = strcspn(token, " \t");
+	p = token + n;
+	p += strspn(p, " \t");
 	*status = MCP_AUTH_MALFORMED;
 	if (n == 0)
 	{
 		*reason = "the Authorization header has no bearer token";
+		return NULL;
+	}
+	if (*p != '\0')
+	{
+		*reason = "the bearer token has characters RFC 6750 does not allow";
 		return NULL;
 	}
 	if (n > MCP_AUTH_MAX_TOKEN)
@@ -165,24 +170,31 @@ bearer_token(const char *header, size_t *len, McpAuthStatus *status,
 		*reason = "the bearer token is too long";
 		return NULL;
 	}
-	/* b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=" */
+	if (!is_b64token(token, n))
 	{
-		size_t		i = 0;
-
-		while (i < n && (((token[i] | 0x20) >= 'a' && (token[i] | 0x20) <= 'z') ||
-						 (token[i] >= '0' && token[i] <= '9') ||
-						 strchr("-._~+/", token[i]) != NULL))
-			i++;
-		while (i > 0 && i < n && token[i] == '=')
-			i++;
-		if (i != n)
-		{
-			*reason = "the bearer token has characters RFC 6750 does not allow";
-			return NULL;
-		}
+		*reason = "the bearer token has characters RFC 6750 does not allow";
+		return NULL;
 	}
 	*len = n;
 	return token;
+}
+
+/*
+ * RFC 6750's b64token: 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" /
+ * "/" ) *"=".  (The len bytes hold no NUL.)
+ */
+static bool
+is_b64token(const char *token, size_t len)
+{
+	size_t		i = 0;
+
+	while (i < len && (((token[i] | 0x20) >= 'a' && (token[i] | 0x20) <= 'z') ||
+					   (token[i] >= '0' && token[i] <= '9') ||
+					   strchr("-._~+/", token[i]) != NULL))
+		i++;
+	while (i > 0 && i < len && token[i] == '=')
+		i++;
+	return i == len;
 }
 
 /*
@@ -390,6 +402,12 @@ check_url(const char *url, const char *what, char **errmsg)
 	if (*rest == '\0' || *rest == '/' || *rest == '?')
 	{
 		*errmsg = mcp_psprintf("invalid %s: it has no host", what);
+		return false;
+	}
+	/* RFC 9728 section 1.2: a resource identifier has no query either */
+	if (strchr(rest, '?') != NULL && strcmp(what, "resource URL") == 0)
+	{
+		*errmsg = mcp_psprintf("invalid %s: it has a query", what);
 		return false;
 	}
 	return true;

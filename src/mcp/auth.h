@@ -33,27 +33,23 @@
 
 typedef struct McpAuthSettings
 {
-	/* static tokens: one per line "ROLE SHA256HEX" (# comments, blank lines
-	 * ok); NULL: none */
+	/* static tokens, "ROLE SHA256HEX" lines (# comments); NULL: none */
 	const char *tokens_file;
-	/* HS256 shared secret (the file's contents, trailing newline stripped);
-	 * NULL: none */
+	/* HS256 secret: the file's bytes, line break at the end left out */
 	const char *jwt_secret_file;
 	/* PEM public key: RSA -> RS256, EC P-256 -> ES256; NULL: none */
 	const char *jwt_key_file;
-	/* claim naming the database role; NULL: "role"; a dotted path such as
-	 * "app_metadata.role" walks into objects */
+	/* role claim, or a path "app_metadata.role"; NULL: "role" */
 	const char *jwt_role_claim;
-	/* if set, "aud" (string or array) must contain it; NULL with an
-	 * authorization server: the resource URL */
+	/* "aud" (string or array) must hold it; NULL: see auth_jwt_claims.c */
 	const char *jwt_audience;
-	/* if set, "iss" must equal it */
+	/* "iss" must equal it; NULL: any issuer */
 	const char *jwt_issuer;
 	/* clock skew allowed for exp, nbf and iat; < 0: 30 seconds */
 	int			jwt_leeway_seconds;
-	/* URL advertised in the protected-resource metadata; NULL: none */
+	/* advertised in the protected-resource metadata; NULL: none */
 	const char *authorization_server;
-	/* the MCP endpoint's canonical URL (e.g. https://host:port/mcp) */
+	/* the MCP endpoint's URL (https://host:port/mcp); NULL: none */
 	const char *resource;
 } McpAuthSettings;
 
@@ -62,9 +58,10 @@ typedef enum McpAuthStatus
 	MCP_AUTH_OK,				/* *role names the request's role */
 	MCP_AUTH_MISSING,			/* no bearer token (no header, or another
 								 * scheme): 401 */
-	MCP_AUTH_MALFORMED,			/* not a well-formed bearer token: 400 */
-	MCP_AUTH_INVALID,			/* unknown token, bad signature, claims
-								 * refused: 401 */
+	MCP_AUTH_MALFORMED,			/* the header is not "Bearer b64token" of
+								 * at most 8 kB: 400 */
+	MCP_AUTH_INVALID,			/* unknown token; a JWT that is not one, or
+								 * with a bad signature or claims: 401 */
 	MCP_AUTH_EXPIRED			/* a JWT past its "exp": 401 */
 } McpAuthStatus;
 

@@ -55,6 +55,7 @@ extern void mcp_auth_jwt_forget(void);
 /* in auth_jwt_claims.c */
 extern bool mcp_auth_claims_configure(const McpAuthSettings *settings,
 									  char **errmsg);
+extern const char *mcp_auth_claims_audience(void);
 extern McpAuthStatus mcp_auth_claims_check(const char *payload, size_t len,
 										   char **role, const char **reason);
 extern void mcp_auth_claims_forget(void);

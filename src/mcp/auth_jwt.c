@@ -11,7 +11,8 @@
  *
  *	- HS256 only with the shared secret (--jwt-secret-file);
  *	- RS256 only with an RSA public key of 2048 bits or more;
- *	- ES256 only with an EC P-256 public key (--jwt-public-key).
+ *	- ES256 only with an EC P-256 public key (--jwt-public-key; a PEM
+ *	  public key or a certificate).
  *
  * "none" and every other algorithm are refused, and an HS256 token is
  * never checked against the public key's bytes (the classic algorithm
@@ -38,6 +39,7 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/pem.h>
+#include <openssl/x509.h>
 
 #include "auth_int.h"
 #include "neon_ai_tools_mcp.h"
@@ -49,20 +51,21 @@
 #define HS256_SIG_LEN 32
 #define HEADER_MAX_DEPTH 4
 
-typedef enum KeyKind
+typedef enum JwtKeyKind
 {
 	KEY_NONE,
 	KEY_RSA,
 	KEY_EC_P256
-} KeyKind;
+} JwtKeyKind;
 
 static unsigned char *secret = NULL;
 static size_t secret_len = 0;
 static EVP_PKEY *public_key = NULL;
-static KeyKind key_kind = KEY_NONE;
+static JwtKeyKind key_kind = KEY_NONE;
 
 static bool load_secret(const char *path, char **errmsg);
 static bool load_public_key(const char *path, char **errmsg);
+static EVP_PKEY *read_pem_key(const char *data, size_t len);
 static unsigned char *b64url_decode(const char *in, size_t len,
 									size_t *out_len);
 static McpAuthStatus check_header(const char *header, size_t len,
@@ -91,11 +94,14 @@ mcp_auth_jwt_configure(const McpAuthSettings *settings, char **errmsg)
 		mcp_auth_jwt_forget();
 		return false;
 	}
-	mcp_log(MCP_LOG_INFO, "JWTs accepted: %s%s%s",
+	mcp_log(MCP_LOG_INFO, "JWTs accepted: %s%s%s, %s%s%s",
 			secret != NULL ? "HS256" : "",
 			secret != NULL && key_kind != KEY_NONE ? ", " : "",
 			key_kind == KEY_RSA ? "RS256" :
-			key_kind == KEY_EC_P256 ? "ES256" : "");
+			key_kind == KEY_EC_P256 ? "ES256" : "",
+			mcp_auth_claims_audience() ? "audience \"" : "any audience",
+			mcp_auth_claims_audience() ? mcp_auth_claims_audience() : "",
+			mcp_auth_claims_audience() ? "\"" : "");
 	return true;
 }
 
@@ -129,15 +135,14 @@ load_secret(const char *path, char **errmsg)
 }
 
 /*
- * The public key: a PEM "PUBLIC KEY" (SubjectPublicKeyInfo), RSA of 2048
- * bits or more, or EC on P-256.
+ * The public key: a PEM "PUBLIC KEY" (SubjectPublicKeyInfo) or certificate,
+ * RSA of 2048 bits or more, or EC on P-256.
  */
 static bool
 load_public_key(const char *path, char **errmsg)
 {
 	char	   *data;
 	size_t		len;
-	BIO		   *bio;
 	EVP_PKEY   *key;
 	char		group[64];
 	size_t		group_len = 0;
@@ -153,14 +158,11 @@ load_public_key(const char *path, char **errmsg)
 		free(data);
 		return false;
 	}
-	bio = BIO_new_mem_buf(data, (int) len);
-	key = bio ? PEM_read_bio_PUBKEY(bio, NULL, NULL, NULL) : NULL;
-	BIO_free(bio);
+	key = read_pem_key(data, len);
 	free(data);
-	ERR_clear_error();
 	if (key == NULL)
 	{
-		*errmsg = mcp_psprintf("JWT public key file \"%s\" holds no PEM public key (\"-----BEGIN PUBLIC KEY-----\")",
+		*errmsg = mcp_psprintf("JWT public key file \"%s\" holds no PEM public key (\"-----BEGIN PUBLIC KEY-----\") or certificate",
 							   path);
 		return false;
 	}
@@ -179,6 +181,32 @@ load_public_key(const char *path, char **errmsg)
 	}
 	public_key = key;
 	return true;
+}
+
+/*
+ * The key of a PEM "PUBLIC KEY", or of a "CERTIFICATE" (as identity
+ * providers often publish their signing keys; only its key is used, not
+ * its names or dates), or NULL.
+ */
+static EVP_PKEY *
+read_pem_key(const char *data, size_t len)
+{
+	BIO		   *bio = BIO_new_mem_buf(data, (int) len);
+	EVP_PKEY   *key = NULL;
+
+	if (bio != NULL && strstr(data, "-----BEGIN CERTIFICATE-----") != NULL)
+	{
+		X509	   *cert = PEM_read_bio_X509(bio, NULL, NULL, NULL);
+
+		if (cert != NULL)
+			key = X509_get_pubkey(cert);
+		X509_free(cert);
+	}
+	else if (bio != NULL)
+		key = PEM_read_bio_PUBKEY(bio, NULL, NULL, NULL);
+	BIO_free(bio);
+	ERR_clear_error();
+	return key;
 }
 
 /*
@@ -205,7 +233,7 @@ mcp_auth_jwt_check(const char *token, size_t len, char **role,
 	unsigned char *sig = NULL;
 	size_t		part_len;
 	size_t		sig_len;
-	McpAuthStatus status = MCP_AUTH_MALFORMED;
+	McpAuthStatus status = MCP_AUTH_INVALID;
 	bool		good;
 
 	*reason = "the JWT is not base64url-encoded HEADER.PAYLOAD.SIGNATURE";
@@ -222,7 +250,7 @@ mcp_auth_jwt_check(const char *token, size_t len, char **role,
 		return status;
 	sig = b64url_decode(dot2 + 1, len - (size_t) (dot2 + 1 - token), &sig_len);
 	if (sig == NULL)
-		return MCP_AUTH_MALFORMED;
+		return MCP_AUTH_INVALID;
 	if (strcmp(alg, "HS256") == 0)
 		good = verify_hs256(token, (size_t) (dot2 - token), sig, sig_len);
 	else
@@ -235,7 +263,7 @@ mcp_auth_jwt_check(const char *token, size_t len, char **role,
 	}
 	part = b64url_decode(dot1 + 1, (size_t) (dot2 - dot1 - 1), &part_len);
 	if (part == NULL)
-		return MCP_AUTH_MALFORMED;
+		return MCP_AUTH_INVALID;
 	status = mcp_auth_claims_check((const char *) part, part_len, role, reason);
 	free(part);
 	return status;
@@ -261,7 +289,7 @@ check_header(const char *header, size_t len, const char **alg,
 	{
 		json_object_put(obj);
 		*reason = "the JWT header is not a JSON object";
-		return MCP_AUTH_MALFORMED;
+		return MCP_AUTH_INVALID;
 	}
 	if (json_object_object_get_ex(obj, "alg", &value) &&
 		json_object_is_type(value, json_type_string))

@@ -82,9 +82,16 @@ mcp_auth_claims_configure(const McpAuthSettings *settings, char **errmsg)
 		audience = mcp_strdup(settings->resource);
 	if (settings->jwt_issuer != NULL)
 		issuer = mcp_strdup(settings->jwt_issuer);
-	if (audience == NULL)
-		mcp_log(MCP_LOG_INFO, "JWTs are accepted whatever their audience (no --jwt-audience)");
 	return true;
+}
+
+/*
+ * The audience required, or NULL (for the configuration's log line).
+ */
+const char *
+mcp_auth_claims_audience(void)
+{
+	return audience;
 }
 
 /*
@@ -150,7 +157,7 @@ mcp_auth_claims_check(const char *payload, size_t len, char **role,
 	{
 		json_object_put(claims);
 		*reason = "the JWT payload is not a JSON object";
-		return MCP_AUTH_MALFORMED;
+		return MCP_AUTH_INVALID;
 	}
 	status = check_times(claims, reason);
 	if (status == MCP_AUTH_OK && issuer != NULL &&
