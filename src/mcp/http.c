@@ -60,6 +60,9 @@
 
 #define MCP_ENDPOINT "/mcp"
 
+/* where older clients look for the protected-resource metadata */
+#define METADATA_ROOT_PATH "/.well-known/oauth-protected-resource"
+
 /* request headers, per connection (libmicrohttpd's own memory) */
 #define CONNECTION_MEMORY_BYTES (64 * 1024)
 
@@ -92,6 +95,8 @@ static enum MHD_Result serve_metadata(struct MHD_Connection *connection);
 static enum MHD_Result respond_unauthorized(struct MHD_Connection *connection,
 											McpAuthStatus status,
 											const char *reason);
+static enum MHD_Result count_authorization(void *cls, enum MHD_ValueKind kind,
+										   const char *key, const char *value);
 static bool origin_allowed(const char *origin);
 static bool is_loopback_host(const char *host, size_t len);
 
@@ -279,11 +284,12 @@ check_request(struct MHD_Connection *connection, const char *url,
 	const char *length;
 	const char *reason = NULL;
 	McpAuthStatus auth;
+	int			authorizations = 0;
 	int			status = 0;
 	enum MHD_Result result = MHD_YES;
 
-	if (metadata_path != NULL && strcmp(url, metadata_path) == 0 &&
-		strcmp(method, "GET") == 0)
+	if (metadata_path != NULL && strcmp(method, "GET") == 0 &&
+		(strcmp(url, metadata_path) == 0 || strcmp(url, METADATA_ROOT_PATH) == 0))
 	{
 		req->answered = true;
 		return serve_metadata(connection);
@@ -300,6 +306,12 @@ check_request(struct MHD_Connection *connection, const char *url,
 	else if (origin != NULL && !origin_allowed(origin))
 		status = 403, result = http_respond_error(connection, 403, JSONRPC_INVALID_REQUEST,
 											 "Forbidden: the Origin is not allowed");
+	else if (mcp_auth_enabled() &&
+			 (MHD_get_connection_values(connection, MHD_HEADER_KIND,
+										count_authorization, &authorizations),
+			  authorizations > 1))
+		status = 400, result = respond_unauthorized(connection, MCP_AUTH_MALFORMED,
+													"more than one Authorization header");
 	else if (mcp_auth_enabled() &&
 			 (auth = mcp_auth_check(MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
 																"Authorization"),
@@ -327,6 +339,8 @@ check_request(struct MHD_Connection *connection, const char *url,
 	{
 		req->answered = true;
 		http_log_request(method, NULL, req->role, status, req->start);
+		if (reason != NULL)
+			mcp_log(MCP_LOG_NOTICE, "request refused: %s", reason);
 	}
 	return result;
 }
@@ -659,6 +673,16 @@ respond_unauthorized(struct MHD_Connection *connection, McpAuthStatus status,
 					 "application/json", text, "WWW-Authenticate", challenge);
 	free(challenge);
 	return result;
+}
+
+/* counts the Authorization headers (MHD_get_connection_values' iterator) */
+static enum MHD_Result
+count_authorization(void *cls, enum MHD_ValueKind kind, const char *key,
+					const char *value)
+{
+	if (strcasecmp(key, "Authorization") == 0)
+		(*(int *) cls)++;
+	return MHD_YES;
 }
 
 /*
