@@ -62,12 +62,81 @@ enum
 static void help(void);
 static void version(void);
 static void cleanup(void);
+/* what the command line asks for */
+typedef struct Options
+{
+	McpHttpSettings http;
+	McpAuthSettings auth;
+	bool		serve_http;		/* --http */
+	int			pool_size;
+	int			verbosity;
+	bool		show_conninfo;
+	const char *conninfo;
+} Options;
+
+static void parse_options(int argc, char **argv, Options *o);
+static int	serve_stdio(Options *o);
+static int	serve_http(Options *o);
 static bool parse_listen(const char *arg, McpHttpSettings *http);
 static int	positive(const char *option, const char *arg);
 MCP_NORETURN static void usage_error(void);
 
 int
 main(int argc, char **argv)
+{
+	Options		o;
+	char	   *errmsg = NULL;
+	int			status;
+	int			i;
+
+	/* --help and --version alone, as PostgreSQL's programs do */
+	if (argc > 1)
+	{
+		if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0)
+		{
+			help();
+			exit(MCP_EXIT_OK);
+		}
+		if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)
+		{
+			version();
+			exit(MCP_EXIT_OK);
+		}
+	}
+	parse_options(argc, argv, &o);
+	mcp_log_set_verbosity(o.verbosity);
+
+	/* keep our copy, then hide the password from ps */
+	if (!mcp_conninfo_configure(o.conninfo, &errmsg))
+	{
+		mcp_log(MCP_LOG_ERROR, "invalid connection string: %s", errmsg);
+		free(errmsg);
+		cleanup();
+		exit(MCP_EXIT_USAGE);
+	}
+	for (i = 1; i < argc; i++)
+		mcp_mask_in_place(argv[i]);
+
+	if (o.show_conninfo)
+	{
+		mcp_conninfo_show(stdout);
+		cleanup();
+		exit(MCP_EXIT_OK);
+	}
+
+	/* a client that went away is seen as a write error, not a signal */
+	signal(SIGPIPE, SIG_IGN);
+
+	status = o.serve_http ? serve_http(&o) : serve_stdio(&o);
+	cleanup();
+	return status;
+}
+
+/*
+ * The command line, into *o; a usage error exits.
+ */
+static void
+parse_options(int argc, char **argv, Options *o)
 {
 	static const struct option long_options[] = {
 		{"help", no_argument, NULL, OPT_HELP},
@@ -94,112 +163,88 @@ main(int argc, char **argv)
 		{NULL, 0, NULL, 0}
 	};
 	static const char *origins[MAX_ORIGINS];
-	McpHttpSettings http = {0};
-	McpAuthSettings auth = {0};
-	bool		serve_http = false;
-	int			pool_size = 0;
 	int			c;
-	int			verbosity = 0;
-	bool		show_conninfo = false;
-	const char *conninfo = NULL;
-	char	   *errmsg = NULL;
-	int			status;
-	int			i;
 
-	/* --help and --version alone, as PostgreSQL's programs do */
-	if (argc > 1)
-	{
-		if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0)
-		{
-			help();
-			exit(MCP_EXIT_OK);
-		}
-		if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)
-		{
-			version();
-			exit(MCP_EXIT_OK);
-		}
-	}
-
-	http.address = "127.0.0.1";
-	http.allowed_origins = origins;
-	http.max_connections = DEFAULT_MAX_CONNECTIONS;
-	http.max_body_bytes = MCP_MAX_MESSAGE_BYTES;
-	http.shutdown_grace_ms = DEFAULT_SHUTDOWN_GRACE_MS;
-	auth.jwt_leeway_seconds = -1;
+	memset(o, 0, sizeof(*o));
+	o->http.address = "127.0.0.1";
+	o->http.allowed_origins = origins;
+	o->http.max_connections = DEFAULT_MAX_CONNECTIONS;
+	o->http.max_body_bytes = MCP_MAX_MESSAGE_BYTES;
+	o->http.shutdown_grace_ms = DEFAULT_SHUTDOWN_GRACE_MS;
+	o->auth.jwt_leeway_seconds = -1;
 	while ((c = getopt_long(argc, argv, "vV", long_options, NULL)) != -1)
 	{
 		switch (c)
 		{
 			case 'v':
-				verbosity++;
+				o->verbosity++;
 				break;
 			case 'V':
 				version();
 				exit(MCP_EXIT_OK);
 			case OPT_SHOW_CONNINFO:
-				show_conninfo = true;
+				o->show_conninfo = true;
 				break;
 			case OPT_HELP:
 				help();
 				exit(MCP_EXIT_OK);
 			case OPT_HTTP:
-				if (!parse_listen(optarg, &http))
+				if (!parse_listen(optarg, &o->http))
 					usage_error();
-				serve_http = true;
+				o->serve_http = true;
 				break;
 			case OPT_POOL_SIZE:
-				pool_size = positive("--pool-size", optarg);
+				o->pool_size = positive("--pool-size", optarg);
 				break;
 			case OPT_ALLOW_ORIGIN:
-				if (http.n_allowed_origins == MAX_ORIGINS)
+				if (o->http.n_allowed_origins == MAX_ORIGINS)
 				{
 					mcp_log(MCP_LOG_ERROR, "at most %d --allow-origin options", MAX_ORIGINS);
 					usage_error();
 				}
-				origins[http.n_allowed_origins++] = optarg;
+				origins[o->http.n_allowed_origins++] = optarg;
 				break;
 			case OPT_TLS_CERT:
-				http.tls_cert_file = optarg;
+				o->http.tls_cert_file = optarg;
 				break;
 			case OPT_TLS_KEY:
-				http.tls_key_file = optarg;
+				o->http.tls_key_file = optarg;
 				break;
 			case OPT_ALLOW_INSECURE:
-				http.allow_insecure = true;
+				o->http.allow_insecure = true;
 				break;
 			case OPT_MAX_CONNECTIONS:
-				http.max_connections = positive("--max-connections", optarg);
+				o->http.max_connections = positive("--max-connections", optarg);
 				break;
 			case OPT_MAX_REQUESTS:
-				http.max_requests = positive("--max-requests", optarg);
+				o->http.max_requests = positive("--max-requests", optarg);
 				break;
 			case OPT_MAX_BODY:
-				http.max_body_bytes = (size_t) positive("--max-body", optarg);
+				o->http.max_body_bytes = (size_t) positive("--max-body", optarg);
 				break;
 			case OPT_AUTH_TOKENS:
-				auth.tokens_file = optarg;
+				o->auth.tokens_file = optarg;
 				break;
 			case OPT_JWT_SECRET:
-				auth.jwt_secret_file = optarg;
+				o->auth.jwt_secret_file = optarg;
 				break;
 			case OPT_JWT_KEY:
-				auth.jwt_key_file = optarg;
+				o->auth.jwt_key_file = optarg;
 				break;
 			case OPT_JWT_CLAIM:
-				auth.jwt_role_claim = optarg;
+				o->auth.jwt_role_claim = optarg;
 				break;
 			case OPT_JWT_AUDIENCE:
-				auth.jwt_audience = optarg;
+				o->auth.jwt_audience = optarg;
 				break;
 			case OPT_JWT_ISSUER:
-				auth.jwt_issuer = optarg;
+				o->auth.jwt_issuer = optarg;
 				break;
 			case OPT_AUTH_SERVER:
-				auth.authorization_server = optarg;
+				o->auth.authorization_server = optarg;
 				break;
 			case OPT_RESOURCE_URL:
-				auth.resource = optarg;
+				o->auth.resource = optarg;
 				break;
 			default:
 				/* getopt_long has said what is wrong */
@@ -207,66 +252,52 @@ main(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		conninfo = argv[optind++];
+		o->conninfo = argv[optind++];
 	if (optind < argc)
 	{
-		mcp_mask_add_conninfo_secrets(conninfo);
+		mcp_mask_add_conninfo_secrets(o->conninfo);
 		mcp_log(MCP_LOG_ERROR, "too many command-line arguments (first is \"%s\")",
 				argv[optind]);
 		usage_error();
 	}
-	mcp_log_set_verbosity(verbosity);
+}
 
-	/* keep our copy, then hide the password from ps */
-	if (!mcp_conninfo_configure(conninfo, &errmsg))
+/*
+ * MCP over stdio: one session, one connection.
+ */
+static int
+serve_stdio(Options *o)
+{
+	if (o->auth.tokens_file || o->auth.jwt_secret_file || o->auth.jwt_key_file)
 	{
-		mcp_log(MCP_LOG_ERROR, "invalid connection string: %s", errmsg);
+		mcp_log(MCP_LOG_ERROR, "bearer tokens are for --http; over stdio the connection string's role is used");
+		usage_error();
+	}
+	mcp_pool_configure(1, POOL_WAIT_MS);
+	mcp_log(MCP_LOG_INFO, "%s %s ready (MCP over stdio)", MCP_PROGNAME, MCP_VERSION);
+	return mcp_serve_stdio();
+}
+
+/*
+ * MCP over HTTP: tokens, the pool, the listener.
+ */
+static int
+serve_http(Options *o)
+{
+	char	   *errmsg = NULL;
+
+	if (!mcp_auth_configure(&o->auth, &errmsg))
+	{
+		mcp_log(MCP_LOG_ERROR, "%s", errmsg);
 		free(errmsg);
-		cleanup();
-		exit(MCP_EXIT_USAGE);
+		return MCP_EXIT_USAGE;
 	}
-	for (i = 1; i < argc; i++)
-		mcp_mask_in_place(argv[i]);
-
-	if (show_conninfo)
-	{
-		mcp_conninfo_show(stdout);
-		cleanup();
-		exit(MCP_EXIT_OK);
-	}
-
-	/* a client that went away is seen as a write error, not a signal */
-	signal(SIGPIPE, SIG_IGN);
-
-	if (!serve_http)
-	{
-		if (auth.tokens_file || auth.jwt_secret_file || auth.jwt_key_file)
-		{
-			mcp_log(MCP_LOG_ERROR, "bearer tokens are for --http; over stdio the connection string's role is used");
-			usage_error();
-		}
-		mcp_pool_configure(1, POOL_WAIT_MS);
-		mcp_log(MCP_LOG_INFO, "%s %s ready (MCP over stdio)", MCP_PROGNAME, MCP_VERSION);
-		status = mcp_serve_stdio();
-	}
-	else
-	{
-		if (!mcp_auth_configure(&auth, &errmsg))
-		{
-			mcp_log(MCP_LOG_ERROR, "%s", errmsg);
-			free(errmsg);
-			cleanup();
-			exit(MCP_EXIT_USAGE);
-		}
-		if (pool_size <= 0)
-			pool_size = DEFAULT_HTTP_POOL_SIZE;
-		mcp_pool_configure(pool_size, POOL_WAIT_MS);
-		if (http.max_requests <= 0)
-			http.max_requests = pool_size * REQUESTS_PER_CONNECTION;
-		status = mcp_serve_http(&http);
-	}
-	cleanup();
-	return status;
+	if (o->pool_size <= 0)
+		o->pool_size = DEFAULT_HTTP_POOL_SIZE;
+	mcp_pool_configure(o->pool_size, POOL_WAIT_MS);
+	if (o->http.max_requests <= 0)
+		o->http.max_requests = o->pool_size * REQUESTS_PER_CONNECTION;
+	return mcp_serve_http(&o->http);
 }
 
 /*
