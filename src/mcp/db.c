@@ -104,6 +104,8 @@ static bool send_statement(McpConn *conn, const McpContext *ctx,
 						   const char *name, const char *sql, int nparams,
 						   const char *const *values);
 static void collect(McpConn *conn, McpContext *ctx, Outcome *out);
+static PGresult *query_result(McpConn *conn, McpContext *ctx, bool *watching,
+							  double start);
 static PGresult *next_result(McpConn *conn, McpContext *ctx, bool *watching,
 							 double start);
 static void statement_name(const char *sql, char *name, size_t size);
@@ -299,40 +301,52 @@ send_statement(McpConn *conn, const McpContext *ctx, const char *name,
 }
 
 /*
- * Read what the statement (and the role switch before it) returned.
+ * Read what the statement (and the role switch before it) returned.  In a
+ * pipeline each query's results end with a NULL, and the Sync's own result
+ * comes last; all of it must be read before the pipeline can end.
  */
 static void
 collect(McpConn *conn, McpContext *ctx, Outcome *out)
 {
 	PGconn	   *pg = conn->pg;
-	PGresult   *res;
 	bool		watching = ctx->client_fd >= 0;
 	double		start = now_ms();
 
 	if (ctx->role != NULL)
+		out->role = query_result(conn, ctx, &watching, start);
+	out->statement = query_result(conn, ctx, &watching, start);
+	if (ctx->role == NULL || PQstatus(pg) == CONNECTION_BAD)
+		return;
+	for (;;)
 	{
-		/* each query's result, then its NULL; then the Sync */
-		out->role = next_result(conn, ctx, &watching, start);
-		while ((res = next_result(conn, ctx, &watching, start)) != NULL)
-			PQclear(res);
-		if (PQstatus(pg) == CONNECTION_BAD)
-			return;
-	}
-	out->statement = next_result(conn, ctx, &watching, start);
-	while ((res = next_result(conn, ctx, &watching, start)) != NULL)
-	{
-		bool		sync = PQresultStatus(res) == PGRES_PIPELINE_SYNC;
+		PGresult   *res = next_result(conn, ctx, &watching, start);
+		bool		sync = res != NULL && PQresultStatus(res) == PGRES_PIPELINE_SYNC;
 
 		PQclear(res);
 		if (sync || PQstatus(pg) == CONNECTION_BAD)
 			break;
 	}
-	if (ctx->role != NULL && PQstatus(pg) != CONNECTION_BAD)
+	if (PQstatus(pg) != CONNECTION_BAD && !PQexitPipelineMode(pg))
+		mcp_log(MCP_LOG_WARNING, "could not leave pipeline mode: %s",
+				PQerrorMessage(pg));
+}
+
+/*
+ * One query's first result; the rest of its results, to its NULL, are
+ * read and dropped.
+ */
+static PGresult *
+query_result(McpConn *conn, McpContext *ctx, bool *watching, double start)
+{
+	PGresult   *first = next_result(conn, ctx, watching, start);
+	PGresult   *res = first;
+
+	while (res != NULL && PQstatus(conn->pg) != CONNECTION_BAD)
 	{
-		if (PQpipelineStatus(pg) != PQ_PIPELINE_OFF && !PQexitPipelineMode(pg))
-			mcp_log(MCP_LOG_WARNING, "could not leave pipeline mode: %s",
-					PQerrorMessage(pg));
+		res = next_result(conn, ctx, watching, start);
+		PQclear(res);
 	}
+	return first;
 }
 
 /*
