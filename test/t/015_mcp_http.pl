@@ -323,29 +323,41 @@ ok(@events >= 2 && $events[0]{method} eq 'notifications/progress'
 # notification written) to the backend leaving the active state, as a
 # watcher session on the server sees it.
 
-# (b) 2026-07-28: the client closes its connection
+# (b) 2026-07-28: the client closes its connection, while waiting for a
+# JSON answer (db.c watches the socket) or reading an SSE stream (http.c's
+# stream ends)
+foreach my $sse (0, 1)
 {
+	my $label = $sse ? 'an SSE stream' : 'a JSON answer';
 	my $watch = idle_watch($node);
 	my $m = stateless(20, 'tools/call',
 		{ name => 'execute_sql', arguments => { sql => 'SELECT pg_sleep(30)' } });
+	$m->{params}{_meta}{progressToken} = 'p20' if $sse;
 	my $out = '';
 	my $curl = IPC::Run::start(
 		[
-			'curl', '-s', '-H', 'Content-Type: application/json',
+			'curl', '-s', '-N', '-H', 'Content-Type: application/json',
+			'-H', 'Accept: application/json, text/event-stream',
 			(map { ('-H', $_) } stateless_headers($m)),
 			'--data-binary', $json->encode($m), $url
 		],
 		'>', \$out);
-	ok(defined idle_watch_result($watch, 'sleeping'), 'closed connection: the call is running');
+	ok(defined idle_watch_result($watch, 'sleeping'), "closed connection ($label): the call is running");
+	# an SSE stream has begun: the first progress notification came
+	if ($sse)
+	{
+		my $deadline = time + 10;
+		$curl->pump_nb while $out !~ /notifications\/progress/ && time < $deadline;
+		like($out, qr/notifications\/progress/, '... its stream sends progress');
+	}
 	my $t0 = time;
 	$curl->kill_kill;
 	my ($idle, $state) = idle_watch_result($watch, 'idle');
 	my $ms = defined $idle ? ($idle - $t0) * 1000 : 1e9;
-	note(sprintf('measured: connection closed -> backend %s in %.1f ms', $state // '?', $ms));
+	note(sprintf('measured: connection closed (%s) -> backend %s in %.1f ms', $label, $state // '?', $ms));
 	cmp_ok($ms, '<', 100,
-		'2026-07-28, the client closes its connection: the backend is idle within 100 ms');
+		"2026-07-28, the client closes its connection ($label): the backend is idle within 100 ms");
 	is($state, 'idle', '... idle (not idle in transaction)');
-	$node->poll_query_until('postgres', q{SELECT true});
 }
 
 # --- a backend killed mid-call -----------------------------------------------------------------
@@ -486,7 +498,14 @@ sub notes_seen
 {
 	# one pool connection: every role's calls share one backend, so a
 	# policy that stuck to the backend instead of the role would show
-	my $s = start_server([ '--pool-size', 1, @$auth_args ]);
+	my $port = PostgreSQL::Test::Cluster::get_free_port();
+	my $resource = "http://127.0.0.1:$port/mcp";
+	my $s = start_server(
+		[
+			'--pool-size', 1, '--resource-url', $resource,
+			'--authorization-server', 'https://auth.example.com', @$auth_args
+		],
+		port => $port);
 	my $u = $s->{url};
 	like(server_log($s), qr/bearer tokens required/, 'with --auth-tokens: tokens are required');
 	is(notes_seen($u, $token{agent_a}), '1,2', "agent_a's token: select_query sees agent_a's rows only");
@@ -496,18 +515,35 @@ sub notes_seen
 	$r = http_post($u, $m, stateless_headers($m), "Authorization: Bearer $token{agent_a}");
 	is_deeply($r->{json}{result}{structuredContent}{data}, [ { u => 'agent_a', s => 'authenticator' } ],
 		'... the call runs as the role, on the authenticator\'s connection');
-	is(notes_seen($u, jwt(role => 'agent_b', exp => time + 300)), '3',
-		'an HS256 JWT with role agent_b: agent_b\'s rows');
-	$r = notes_seen($u, jwt(role => 'agent_a', exp => time - 3600));
+	# with an authorization server, a JWT must name this resource in aud
+	my $jwt_b = jwt(role => 'agent_b', aud => $resource, exp => int(time) + 300);
+	$r = notes_seen($u, $jwt_b);
+	is($r, '3', 'an HS256 JWT with role agent_b: agent_b\'s rows')
+	  or diag("JWT $jwt_b: ", ref $r ? "$r->{status} $r->{headers}{'www-authenticate'}" : $r);
+	$r = notes_seen($u, jwt(role => 'agent_b', exp => int(time) + 300));
+	ok(ref $r && $r->{status} == 401
+		  && $r->{headers}{'www-authenticate'} =~ /error="invalid_token".*audience/,
+		'a JWT without aud: 401, not issued for this server');
+	$r = notes_seen($u, jwt(role => 'agent_b', aud => 'https://other.example/mcp', exp => int(time) + 300));
+	ok(ref $r && $r->{status} == 401, 'a JWT for another audience: 401');
+	$r = notes_seen($u, jwt(role => 'agent_a', aud => $resource, exp => int(time) - 3600));
 	is($r->{status}, 401, 'an expired JWT: 401');
 	like($r->{headers}{'www-authenticate'} // '', qr/^Bearer\b.*error="invalid_token"/,
 		'... WWW-Authenticate: Bearer error="invalid_token"');
-	$r = notes_seen($u, jwt(role => 'agent_a', exp => time + 300) . 'x');
+	$r = notes_seen($u, jwt(role => 'agent_a', aud => $resource, exp => int(time) + 300) . 'x');
 	is($r->{status}, 401, 'a JWT with a bad signature: 401');
 
 	$r = http_post($u, $list, stateless_headers($list));
 	is($r->{status}, 401, 'no token: 401');
 	like($r->{headers}{'www-authenticate'} // '', qr/^Bearer\b/, '... with WWW-Authenticate: Bearer');
+	my $metadata = "http://127.0.0.1:$port/.well-known/oauth-protected-resource/mcp";
+	like($r->{headers}{'www-authenticate'} // '', qr/resource_metadata="\Q$metadata\E"/,
+		'... naming the protected-resource metadata (RFC 9728)');
+	$r = http_request($metadata, method => 'GET');
+	ok($r->{status} == 200 && $r->{json}{resource} eq $resource
+		  && $r->{json}{authorization_servers}[0] eq 'https://auth.example.com',
+		'GET the metadata, without a token: the resource and its authorization server')
+	  or diag($r->{body});
 	$r = http_post($u, $list, stateless_headers($list), 'Authorization: Bearer not-a-token');
 	is($r->{status}, 401, 'a wrong token: 401');
 	like($r->{headers}{'www-authenticate'} // '', qr/error="invalid_token"/, '... error="invalid_token"');
@@ -670,7 +706,7 @@ SKIP:
 	my $u = $s->{url};
 	my $a = "Authorization: Bearer $token{agent_a}";
 	is(notes_seen($u, $token{agent_a}), '1,2', 'valgrind: a call with a token');
-	is(notes_seen($u, jwt(role => 'agent_b', exp => time + 300)), '3', 'valgrind: a call with a JWT');
+	is(notes_seen($u, jwt(role => 'agent_b', exp => int(time) + 300)), '3', 'valgrind: a call with a JWT');
 	$r = http_post($u, $list, stateless_headers($list), 'Authorization: Bearer wrong');
 	my @got = ($r->{status});
 	$r = http_post($u, $discover, stateless_headers($discover), $a);
