@@ -115,16 +115,24 @@ like(server_log($srv), qr/method=server\/discover .*status=200/,
 
 # --- cancellation ---------------------------------------------------------------------
 
+#
+# The cancel's moment is when the SDK sent it: the notifications/cancelled
+# POST leaving fetch (2025-11-25), the request's fetch aborted (2026-07-28,
+# undici then closes its connection).  The time from the application's
+# abort() to that is the SDK's own and is reported too.
 foreach my $case ([ 'cancel-session', 'cancel_posted', '2025-11-25, notifications/cancelled' ],
-	[ 'cancel-modern', 'abort_at', '2026-07-28, the stream closed by AbortSignal' ])
+	[ 'cancel-modern', 'stream_aborted_at', '2026-07-28, the stream closed by AbortSignal' ])
 {
 	my ($mode, $mark, $label) = @$case;
 	my $watch = idle_watch($node);
 	my $out = clients($mode);
 	my ($cancel_ms) = $out =~ /^# $mark ([\d.]+)/m;
+	my ($abort_ms) = $out =~ /^# abort_at ([\d.]+)/m;
 	my ($idle, $state) = idle_watch_result($watch, 'idle', 30);
 	my $ms = defined $idle && defined $cancel_ms ? $idle * 1000 - $cancel_ms : 1e9;
-	note(sprintf('measured: %s -> backend %s in %.1f ms', $label, $state // '?', $ms));
+	note(sprintf('measured: %s -> backend %s in %.1f ms%s', $label, $state // '?', $ms,
+			defined $abort_ms && defined $idle
+			? sprintf(' (%.1f ms from abort())', $idle * 1000 - $abort_ms) : ''));
 	cmp_ok($ms, '<', 100, "$label: the backend is idle within 100 ms of the cancel");
 }
 

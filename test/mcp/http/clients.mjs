@@ -17,6 +17,9 @@
 //   node clients.mjs cancel-modern URL    the same with the 2026-07-28
 //                                    client (abort closes the request's
 //                                    stream); prints "# abort_at EPOCH_MS"
+//                                    (AbortController.abort() called) and
+//                                    "# stream_aborted_at EPOCH_MS" (the
+//                                    SDK aborted that request's fetch)
 //
 // Prints TAP; exits 1 when an assertion failed.  The database holds
 // mcp_items (id int PRIMARY KEY, name text, price numeric) with ids 1, 2.
@@ -82,10 +85,18 @@ const legacyClient = async (revision, seen = {}) => {
   return { client, transport };
 };
 
-const modernClient = async () => {
+// seen.streamAborted: when the fetch of a pg_sleep call was aborted (undici
+// then closes that request's connection)
+const modernClient = async (seen = {}) => {
   const client = new ModernClient({ name: 'neon-ai-tools-http-test', version: '1.0.0' },
     { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(new ModernTransport(new URL(url)));
+  const fetchNoting = (input, init) => {
+    if (init?.signal && typeof init.body === 'string' && init.body.includes('pg_sleep')) {
+      init.signal.addEventListener('abort', () => { seen.streamAborted = epochMs(); });
+    }
+    return fetch(input, init);
+  };
+  await client.connect(new ModernTransport(new URL(url), { fetch: fetchNoting }));
   return client;
 };
 
@@ -253,7 +264,8 @@ async function cancelSession() {
 }
 
 async function cancelModern() {
-  const client = await modernClient();
+  const seen = {};
+  const client = await modernClient(seen);
   await client.callTool({ name: 'list_tables', arguments: {} });
   const ac = new AbortController();
   let abortAt;
@@ -262,6 +274,10 @@ async function cancelModern() {
     await assert.rejects(client.callTool(SLEEP, { signal: ac.signal }));
   });
   console.log(`# abort_at ${abortAt}`);
+  console.log(`# stream_aborted_at ${seen.streamAborted}`);
+  await check('2026-07-28: the aborted call\'s fetch was aborted', async () => {
+    assert.ok(seen.streamAborted >= abortAt, `${seen.streamAborted} ${abortAt}`);
+  });
   await check('2026-07-28: the next call works', async () => {
     const r = await client.callTool({ name: 'select_query', arguments: { table: 'mcp_items', where: { id: 1 } } });
     assert.equal(r.structuredContent.success, true);
