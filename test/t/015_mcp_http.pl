@@ -584,8 +584,8 @@ sub notes_seen
 	my $sc = $r->{json}{result}{structuredContent} || {};
 	TODO:
 	{
-		local $TODO = 'on main the extension keeps the role policy of the first role a backend '
-		  . 'served (SET ROLE): the setrole branch makes it per role';
+		local $TODO = 'on main the policy under SET ROLE depends on the backend\'s history: a backend '
+		  . 'that served agent_a first lets agent_ro write (branch setrole makes it per role)';
 		ok(!$sc->{success} && ($sc->{errorType} // '') =~ /^(?:tool_disabled|read_only_violation)$/,
 			"agent_ro (ALTER ROLE ... SET neon_ai_tools.read_only = on): insert_data is refused over HTTP")
 		  or diag($r->{body});
