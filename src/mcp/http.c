@@ -577,7 +577,12 @@ check_stateless_headers(struct MHD_Connection *connection, json_object *message,
 		text = header == NULL
 			? mcp_psprintf("Header mismatch: the %s header is required", names[i])
 			: mcp_psprintf("Header mismatch: the %s header does not match the body", names[i]);
-		*error = jsonrpc_error(NULL, MCP_HEADER_MISMATCH, text, NULL);
+		/* the body was read: the error names its id (JSON-RPC 2.0, 5) */
+		value = json_object_object_get(message, "id");
+		if (!json_object_is_type(value, json_type_string) &&
+			!json_object_is_type(value, json_type_int))
+			value = NULL;
+		*error = jsonrpc_error(value, MCP_HEADER_MISMATCH, text, NULL);
 		free(text);
 		return 400;
 	}
