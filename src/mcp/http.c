@@ -167,13 +167,14 @@ mcp_serve_http(const McpHttpSettings *s)
 	sigaddset(&signals, SIGINT);
 	pthread_sigmask(SIG_BLOCK, &signals, NULL);
 
+	/* the logger comes first, so that it also reports the other options */
 	daemon = MHD_start_daemon(flags, (uint16_t) s->port, NULL, NULL, handle, NULL,
+							  MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
 							  MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &addr,
 							  MHD_OPTION_CONNECTION_LIMIT, (unsigned int) s->max_connections,
 							  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) CONNECTION_MEMORY_BYTES,
 							  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) CONNECTION_IDLE_SECS,
 							  MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
-							  MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
 							  cert != NULL ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, cert,
 							  MHD_OPTION_HTTPS_MEM_KEY, key,
 							  MHD_OPTION_END);
