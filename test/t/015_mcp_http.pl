@@ -282,14 +282,39 @@ ok(@events >= 2 && $events[0]{method} eq 'notifications/progress'
 	  && $events[-1]{id} == 16 && $events[-1]{result}{structuredContent}{success},
 	'... progress notifications, then the answer');
 
-# --- more requests in progress than --max-connections ----------------------------------------
+# --- overload: --max-requests and --max-connections ----------------------------------------------
 #
-# libmicrohttpd stops accepting at its connection limit: the third client
-# waits in the listen backlog and is served when a connection frees.  No
-# 503 is sent (http.c's 503 needs more requests than connections, and
-# each connection carries one request at a time).
+# More requests in progress than --max-requests: 503 with Retry-After.
 {
-	my $s2 = start_server([ '--max-connections', 2, $connstr ]);
+	my $s3 = start_server([ '--max-requests', 2, $connstr ]);
+	my $sleep = stateless(1, 'tools/call',
+		{ name => 'execute_sql', arguments => { sql => 'SELECT pg_sleep(2)' } });
+	my @h = map {
+		IPC::Run::start(
+			[
+				'curl', '-s', '-o', '/dev/null', '-H', 'Content-Type: application/json',
+				(map { ('-H', $_) } stateless_headers($sleep)),
+				'--data-binary', $json->encode($sleep), $s3->{url}
+			])
+	} 1 .. 2;
+	$node->poll_query_until('postgres',
+		q{SELECT count(*) = 2 FROM pg_stat_activity WHERE wait_event = 'PgSleep'})
+	  or die 'the calls never started';
+	$r = http_post($s3->{url}, $call, stateless_headers($call));
+	is($r->{status}, 503, '--max-requests 2, a third request while two run: 503');
+	like($r->{headers}{'retry-after'} // '', qr/^\d+$/, '... with Retry-After');
+	is($r->{json}{error}{code}, -32603, '... and a JSON-RPC error');
+	$_->finish foreach @h;
+	$r = http_post($s3->{url}, $call, stateless_headers($call));
+	is($r->{status}, 200, '... once they ended, requests are served again');
+	stop_server($s3);
+}
+
+# libmicrohttpd stops accepting at its connection limit: a client beyond
+# --max-connections waits in the listen backlog and is served when a
+# connection frees (no status: it is not read until then).
+{
+	my $s2 = start_server([ '--max-connections', 2, '--max-requests', 8, $connstr ]);
 	my @clients;
 	my $sleep = stateless(1, 'tools/call',
 		{ name => 'execute_sql', arguments => { sql => 'SELECT pg_sleep(2)' } });
