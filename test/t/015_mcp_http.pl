@@ -569,6 +569,11 @@ sub notes_seen
 		  && $r->{json}{authorization_servers}[0] eq 'https://auth.example.com',
 		'GET the metadata, without a token: the resource and its authorization server')
 	  or diag($r->{body});
+	$r = http_request("http://127.0.0.1:$port/.well-known/oauth-protected-resource", method => 'GET');
+	ok($r->{status} == 200 && $r->{json}{resource} eq $resource, '... also at the root path');
+	$r = http_post($u, $list, stateless_headers($list), "Authorization: Bearer $token{agent_a}",
+		"Authorization: Bearer $token{agent_b}");
+	is($r->{status}, 400, 'two Authorization headers: 400');
 	$r = http_post($u, $list, stateless_headers($list), 'Authorization: Bearer not-a-token');
 	is($r->{status}, 401, 'a wrong token: 401');
 	like($r->{headers}{'www-authenticate'} // '', qr/error="invalid_token"/, '... error="invalid_token"');
