@@ -6,7 +6,8 @@
 #     -32020 header mismatch incl. the =?base64?...?= form, -32022, -32602),
 #     404 unknown session and -32601 unknown method, 202 notifications,
 #     DELETE; resultType, serverInfo and caching hints; tool order;
-#   - what happens beyond --max-connections;
+#   - overload: 503 with Retry-After beyond --max-requests; what happens
+#     beyond --max-connections (libmicrohttpd queues the connection);
 #   - cancellation within 100 ms: a 2026-07-28 client closing its
 #     connection, and notifications/cancelled over stdio (the SDK's
 #     notifications/cancelled over HTTP is in 016_mcp_http_sdk.pl);
