@@ -33,9 +33,11 @@ if ! command -v wrk >/dev/null || ! command -v node >/dev/null || ! command -v n
     exit 0
 fi
 DBHUB_DIR=$HERE/http
+LOGS=$(mktemp -d "${TMPDIR:-/tmp}/neon_ai_tools.mcp_http.XXXXXX")
+nat_on_exit rm -rf "$LOGS"
 if [ ! -d "$DBHUB_DIR/node_modules" ] || [ "$DBHUB_DIR/package-lock.json" -nt "$DBHUB_DIR/node_modules" ]; then
-    bash "$HERE/../../scripts/npm-ci.sh" "$DBHUB_DIR" >"${TMPDIR:-/tmp}/npm-ci-dbhub.log" 2>&1 ||
-        { echo "installing DBHub failed:" >&2; tail -20 "${TMPDIR:-/tmp}/npm-ci-dbhub.log" >&2; exit 1; }
+    bash "$HERE/../../scripts/npm-ci.sh" "$DBHUB_DIR" >"$LOGS/npm.log" 2>&1 ||
+        { echo "installing DBHub failed:" >&2; tail -20 "$LOGS/npm.log" >&2; exit 1; }
     touch "$DBHUB_DIR/node_modules"
 fi
 
@@ -50,8 +52,6 @@ DBHUB_PORT=$((NEON_PORT + 1))
 for port in "$NEON_PORT" "$DBHUB_PORT"; do
     nat_port_free "$port" || { echo "port $port is in use (set BENCH_HTTP_PORT)" >&2; exit 1; }
 done
-LOGS=$(mktemp -d "${TMPDIR:-/tmp}/neon_ai_tools.mcp_http.XXXXXX")
-nat_on_exit rm -rf "$LOGS"
 
 # Both servers reach the database the same way: TCP on the loopback.  The
 # program gets a pool of 16 connections, one per client at 16 clients;
