@@ -64,7 +64,7 @@
 #define METADATA_ROOT_PATH "/.well-known/oauth-protected-resource"
 
 /* request headers, per connection (libmicrohttpd's own memory) */
-#define CONNECTION_MEMORY_BYTES (64 * 1024)
+#define CONNECTION_MEMORY_BYTES (32 * 1024)
 
 /* seconds an idle keep-alive connection is kept */
 #define CONNECTION_IDLE_SECS 120
@@ -367,17 +367,28 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 	json_object *message;
 	json_object *response = NULL;
 	json_object *error = NULL;
+	bool		parsed;
 	McpContext	ctx;
 	McpSession	copy;
 	enum MHD_Result result;
 	int			status;
 	char	   *text;
 
-	message = req->body != NULL ? json_tokener_parse(req->body) : NULL;
+	/* parsed once, checked strictly (jsonrpc.c), then handled */
+	parsed = jsonrpc_parse(req->body != NULL ? req->body : "", req->len,
+						   &message, &error);
 	mcp_context_init(&ctx, NULL);
 	ctx.http = true;
 	ctx.role = req->role;
-	status = prepare_context(connection, req, message, &ctx, &copy, &error);
+	if (!parsed)
+	{
+		status = 400;
+		if (error == NULL)
+			error = jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
+								  "Invalid Request: the body is empty", NULL);
+	}
+	else
+		status = prepare_context(connection, req, message, &ctx, &copy, &error);
 	if (status == 0 && !enter_request())
 	{
 		status = 503;
@@ -399,15 +410,11 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 
 	if (http_wants_stream(connection, message))
 	{
-		result = http_start_sse(connection, req, &ctx, &copy,
-						   json_object_object_get(message, "id"));
-		json_object_put(message);
-		return result;
+		/* the stream takes the message over */
+		return http_start_sse(connection, req, &ctx, &copy, message);
 	}
+	response = jsonrpc_process_parsed(&ctx, message, req->body, req->len);
 	json_object_put(message);
-
-	response = jsonrpc_process_line(&ctx, req->body != NULL ? req->body : "",
-									req->body != NULL ? req->len : 0);
 	http_leave_request();
 	status = ctx.http_status != 0 ? ctx.http_status : response != NULL ? 200 : 202;
 	if (response != NULL && status == 200 &&
@@ -478,8 +485,9 @@ prepare_context(struct MHD_Connection *connection, HttpRequest *req,
 			ctx->client_fd = info->connect_fd;
 	}
 	ctx->scope = req->role != NULL ? req->role : "";
-	if (message == NULL)
-		return 0;				/* jsonrpc.c answers the parse error (400) */
+	if (!json_object_is_type(message, json_type_object) &&
+		!json_object_is_type(message, json_type_array))
+		return 0;				/* not a message: jsonrpc.c answers -32600 (400) */
 	if (json_object_is_type(message, json_type_object))
 	{
 		json_object_object_get_ex(message, "method", &method);

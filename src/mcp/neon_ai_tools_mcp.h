@@ -250,6 +250,10 @@ extern json_object *jsonrpc_error(json_object *id, int code,
 								  const char *message, json_object *data);
 extern json_object *jsonrpc_process_line(McpContext *ctx, const char *line,
 										 size_t len);
+extern bool jsonrpc_parse(const char *line, size_t len, json_object **message,
+						  json_object **error);
+extern json_object *jsonrpc_process_parsed(McpContext *ctx, json_object *message,
+										   const char *text, size_t len);
 extern char *jsonrpc_to_text(json_object *message);
 extern json_object *jsonrpc_oversized_error(size_t max_bytes);
 
