@@ -122,3 +122,14 @@ REVOKE ALL ON FUNCTION ai_tool_define(text, text, text, jsonb, jsonb),
 GRANT EXECUTE ON FUNCTION ai_tool_define(text, text, text, jsonb, jsonb),
     ai_tool_from_function(regprocedure, jsonb),
     ai_tool_drop(text, boolean) TO @extowner@ WITH GRANT OPTION;
+
+-- A model response's tool calls, run in order as ai_tool_call() runs each,
+-- answered with the result messages in the response's dialect (OpenAI Chat
+-- Completions, OpenAI Responses, Anthropic Messages, Gemini).
+CREATE FUNCTION ai_tool_run(response jsonb, options jsonb DEFAULT '{}')
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'ai_tool_run'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION ai_tool_run(jsonb, jsonb) IS
+'runs the tool calls of one model response (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages or Gemini) and answers with the messages that carry their results, in the same dialect';

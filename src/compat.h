@@ -158,4 +158,43 @@ nat_jsonb_push_compat(NatJsonb *b, JsonbIteratorToken tok, JsonbValue *v)
 #define NAT_CONF_FILE_START_DEPTH 0
 #endif
 
+/*
+ * JSON text to jsonb without raising an error when it is not valid JSON
+ * (false then).  16 has soft input errors (an ErrorSaveContext); 15 checks
+ * the text with the JSON parser first, which reports instead of raising.
+ */
+#if PG_VERSION_NUM >= 160000
+#include "nodes/miscnodes.h"
+
+static inline bool
+nat_jsonb_in_safe(char *str, Jsonb **result)
+{
+	ErrorSaveContext escontext = {T_ErrorSaveContext};
+	Datum		d;
+
+	if (!DirectInputFunctionCallSafe(jsonb_in, str, InvalidOid, -1,
+									 (Node *) &escontext, &d))
+		return false;
+	*result = DatumGetJsonbP(d);
+	return true;
+}
+#else
+#include "common/jsonapi.h"
+#include "mb/pg_wchar.h"
+#include "utils/fmgrprotos.h"
+
+static inline bool
+nat_jsonb_in_safe(char *str, Jsonb **result)
+{
+	JsonLexContext *lex = makeJsonLexContextCstringLen(str, strlen(str),
+													   GetDatabaseEncoding(),
+													   true);
+
+	if (pg_parse_json(lex, &nullSemAction) != JSON_SUCCESS)
+		return false;
+	*result = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(str)));
+	return true;
+}
+#endif
+
 #endif							/* NAT_COMPAT_H */

@@ -78,6 +78,7 @@ extern int	nat_max_timeout_ms;
 extern int	nat_lock_timeout_ms;
 extern int	nat_max_affected_rows;
 extern char *nat_read_only_allowed_functions;
+extern int	nat_max_tool_calls;
 
 extern void nat_define_settings(void);
 extern bool nat_tool_enabled(const char *name);
@@ -305,6 +306,10 @@ extern Jsonb *nat_define_tool(const char *name, const char *description,
 							  Jsonb *options);
 extern Jsonb *nat_define_function_tool(Oid funcid, Jsonb *options);
 extern void nat_drop_tool(const char *name, bool if_exists);
+
+/* ---- in core/tool_run.c: a model response's tool calls (ai_tool_run) ---- */
+
+extern Jsonb *nat_run_model_response(Jsonb *response, Jsonb *options);
 
 /* ---- in tools/custom_tool.c: a stored definition as a tool ---- */
 

@@ -35,6 +35,7 @@ PG_FUNCTION_INFO_V1(ai_error_info);
 PG_FUNCTION_INFO_V1(ai_tool_define);
 PG_FUNCTION_INFO_V1(ai_tool_from_function);
 PG_FUNCTION_INFO_V1(ai_tool_drop);
+PG_FUNCTION_INFO_V1(ai_tool_run);
 
 /*
  * Module load: define the settings, install the hooks that guard calls.
@@ -195,6 +196,25 @@ ai_tool_drop(PG_FUNCTION_ARGS)
 	nat_policy_check();
 	nat_drop_tool(name, !PG_ARGISNULL(1) && PG_GETARG_BOOL(1));
 	PG_RETURN_VOID();
+}
+
+/*
+ * ai_tool_run(response jsonb, options jsonb DEFAULT '{}') returns jsonb
+ *
+ * Runs the tool calls of one model response, each as ai_tool_call() would,
+ * and answers with the messages that carry the results, in the response's
+ * dialect (tool_run.c).
+ */
+Datum
+ai_tool_run(PG_FUNCTION_ARGS)
+{
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("model response must not be null")));
+	nat_policy_check();
+	PG_RETURN_JSONB_P(nat_run_model_response(PG_GETARG_JSONB_P(0),
+											 jsonb_arg(fcinfo, 1, "{}")));
 }
 
 /*
