@@ -107,5 +107,24 @@ RESET neon_ai_tools.read_only;
 -- and every role may call it
 SELECT has_function_privilege('public', 'ai_tool_run(jsonb, jsonb)', 'EXECUTE') AS public_may;
 
+-- the README's agent loop (examples/agent_loop.sql) with a stand-in model:
+-- a tool call on the first turn, then an answer built from the tool's result
+CREATE FUNCTION call_model(messages jsonb, tools jsonb) RETURNS jsonb LANGUAGE sql AS $$
+  SELECT CASE WHEN messages -> -1 ->> 'role' = 'tool' THEN
+    jsonb_build_object('choices', jsonb_build_array(jsonb_build_object('index', 0, 'finish_reason', 'stop',
+      'message', jsonb_build_object('role', 'assistant', 'content',
+        'Order 3 totals ' || ((messages -> -1 ->> 'content')::jsonb -> 'data' -> 0 ->> 'total') || '.'))))
+  ELSE
+    jsonb_build_object('choices', jsonb_build_array(jsonb_build_object('index', 0, 'finish_reason', 'tool_calls',
+      'message', jsonb_build_object('role', 'assistant', 'content', NULL, 'tool_calls', jsonb_build_array(
+        jsonb_build_object('id', 'call_1', 'type', 'function', 'function', jsonb_build_object(
+          'name', 'order_total', 'arguments', '{"order_id": 3}')))))))
+  END
+$$;
+\set ECHO none
+\i examples/agent_loop.sql
+\set ECHO all
+SELECT run_agent('What is the total of order 3?') AS answer;
+
 SELECT count(*) AS dropped FROM (SELECT ai_tool_drop(name) FROM ai_tool_definitions) d;
 DROP SCHEMA tr CASCADE;
