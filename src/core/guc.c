@@ -73,6 +73,22 @@ static bool check_enabled_tools(char **newval, void **extra, GucSource source);
 static bool check_allowed_functions(char **newval, void **extra, GucSource source);
 
 /*
+ * The settings of ai_tool_run() (tool_run.c).
+ */
+static void
+define_tool_run_settings(void)
+{
+	DefineCustomIntVariable("neon_ai_tools.max_tool_calls",
+							"Maximum number of tool calls ai_tool_run() runs from one model response.",
+							"Calls past it are answered with a limit_exceeded error and not run.",
+							&nat_max_tool_calls,
+							16, 1, 1000,
+							PGC_SUSET,
+							0,
+							NULL, NULL, NULL);
+}
+
+/*
  * Define every setting; called once from _PG_init().
  */
 void
@@ -218,14 +234,7 @@ nat_define_settings(void)
 							   GUC_LIST_INPUT,
 							   check_allowed_functions, NULL, NULL);
 
-	DefineCustomIntVariable("neon_ai_tools.max_tool_calls",
-							"Maximum number of tool calls ai_tool_run() runs from one model response.",
-							"Calls past it are answered with a limit_exceeded error and not run.",
-							&nat_max_tool_calls,
-							16, 1, 1000,
-							PGC_SUSET,
-							0,
-							NULL, NULL, NULL);
+	define_tool_run_settings();
 
 	MarkGUCPrefixReserved("neon_ai_tools");
 

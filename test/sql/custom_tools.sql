@@ -59,6 +59,8 @@ SELECT ai_tool_define('orders_of', 'Orders of one customer.', 'SELECT id FROM ct
 SELECT call('orders_of', '{"customer": "ann"}') -> 'data' AS data;
 SELECT call('orders_of', '{"customer": "x'' OR ''1''=''1"}') -> 'rowCount' AS injection;
 SELECT call('orders_of', '{"customer": "a very long customer name"}') ->> 'error' AS too_long;
+-- ai_tool_plan shows the statement and the parameter types, never the values
+SELECT ai_tool_plan('top_customers', '{"region": "eu"}') -> 'plan' AS plan;
 -- writes report affectedRows and the RETURNING rows; the write is kept
 SELECT call('ship_order', '{"order_id": 3}') - 'columns';
 SELECT call('ship_order', '{"order_id": 3}') -> 'affectedRows' AS again;
