@@ -219,6 +219,7 @@ typedef struct ToolParam
 									 * default (clamped to the maximum) */
 	const char *examples_json;	/* JSON array text, or NULL */
 	int			items;			/* NAT_ITEMS_*: what an array holds */
+	const char *items_json;		/* or its items' schema, as JSON text */
 	/* an object of column values: also taken as [{column, value}, ...] */
 	bool		pairs;
 

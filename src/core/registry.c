@@ -365,7 +365,12 @@ append_type_keywords(StringInfo buf, const ToolParam *param, int types,
 		append_json_key(buf, "maxItems", first);
 		appendStringInfo(buf, "%d", max_items);
 	}
-	if ((types & NAT_JSON_ARRAY) && param->items != NAT_ITEMS_NONE)
+	if ((types & NAT_JSON_ARRAY) && param->items_json)
+	{
+		append_json_key(buf, "items", first);
+		appendStringInfoString(buf, param->items_json);
+	}
+	else if ((types & NAT_JSON_ARRAY) && param->items != NAT_ITEMS_NONE)
 	{
 		append_json_key(buf, "items", first);
 		appendStringInfoString(buf, items_schema(param->items, fmt));

@@ -228,6 +228,36 @@ append_json_types(StringInfo buf, int mask)
 }
 
 /*
+ * For an array of scalars, the JSON type of its elements ("json_items"),
+ * which the catalog shows as the array's items.
+ */
+static void
+append_json_items(StringInfo buf, Oid typid)
+{
+	Oid			base = getBaseType(typid);
+	Oid			elem = type_is_array(base) ? get_element_type(base) : InvalidOid;
+	int			mask = OidIsValid(elem) ? json_types_of(elem) : 0;
+
+	switch (mask)
+	{
+		case NAT_JSON_STRING:
+			appendStringInfoString(buf, ",\"json_items\":\"string\"");
+			break;
+		case NAT_JSON_INTEGER:
+			appendStringInfoString(buf, ",\"json_items\":\"integer\"");
+			break;
+		case NAT_JSON_NUMBER:
+			appendStringInfoString(buf, ",\"json_items\":\"number\"");
+			break;
+		case NAT_JSON_BOOLEAN:
+			appendStringInfoString(buf, ",\"json_items\":\"boolean\"");
+			break;
+		default:
+			break;				/* json, nested arrays: any value */
+	}
+}
+
+/*
  * Resolve a parameter's type; pseudo-types are refused.
  */
 static void
@@ -379,6 +409,7 @@ normalize_param(StringInfo out, JsonbValue *specv, int index, Oid *typid)
 	escape_json(out, format_type_extended(*typid, typmod,
 										  FORMAT_TYPE_TYPEMOD_GIVEN | FORMAT_TYPE_FORCE_QUALIFY));
 	append_json_types(out, types);
+	append_json_items(out, *typid);
 
 	v = member(spec, "description");
 	if (v && v->type != jbvString)

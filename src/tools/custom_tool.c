@@ -183,7 +183,24 @@ param_from_spec(ToolParam *param, JsonbContainer *spec, int index,
 	param->default_json = member_json(spec, "default");
 	param->examples_json = member_json(spec, "examples");
 	if (param->types & NAT_JSON_ARRAY)
+	{
+		char	   *items = member_text(spec, "json_items");
+
 		param->items = NAT_ITEMS_VALUE;
+		if (items)
+			param->items_json = psprintf("{\"type\":\"%s\"}", items);
+	}
+
+	/*
+	 * Nothing an agent sends is taken without bound: strings and arrays the
+	 * definition does not limit get the limits of execute_sql's sql and
+	 * params, shown in the schema like any other (an enum needs none).
+	 */
+	if ((param->types & NAT_JSON_STRING) && param->max_length == 0 &&
+		param->enum_values == NULL)
+		param->max_length = NAT_MAX_SQL;
+	if ((param->types & NAT_JSON_ARRAY) && param->max_items == 0)
+		param->max_items = NAT_MAX_PARAMS;
 
 	tool->type_names[index] = member_text(spec, "type");
 	dflt = member(spec, "default");

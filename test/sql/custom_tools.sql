@@ -59,6 +59,12 @@ SELECT ai_tool_define('orders_of', 'Orders of one customer.', 'SELECT id FROM ct
 SELECT call('orders_of', '{"customer": "ann"}') -> 'data' AS data;
 SELECT call('orders_of', '{"customer": "x'' OR ''1''=''1"}') -> 'rowCount' AS injection;
 SELECT call('orders_of', '{"customer": "a very long customer name"}') ->> 'error' AS too_long;
+-- strings and arrays without limits of their own get execute_sql's
+SELECT jsonb_pretty(ai_tool_define('echo', 'Echoes its arguments.', 'SELECT $1 AS s, $2 AS a, $3 AS j',
+  '[{"name": "s", "type": "text"}, {"name": "a", "type": "int[]", "required": false},
+    {"name": "j", "type": "jsonb", "required": false}]') -> 'parameters' -> 'properties') AS default_limits;
+SELECT call('echo', '{"s": "x", "a": [1, null, 3], "j": {"k": [true]}}') -> 'data' AS data;
+SELECT call('echo', '{"s": "x", "a": ["one"]}') ->> 'error' AS bad_element;
 -- ai_tool_plan shows the statement and the parameter types, never the values
 SELECT ai_tool_plan('top_customers', '{"region": "eu"}') -> 'plan' AS plan;
 -- writes report affectedRows and the RETURNING rows; the write is kept
