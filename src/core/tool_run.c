@@ -48,6 +48,7 @@
 
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
+#include "portability/instr_time.h"
 #include "utils/builtins.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"
@@ -379,7 +380,9 @@ static Jsonb *
 unrun_answer(const ModelCall *mc, bool limit, const char *message)
 {
 	StringInfoData buf;
+	instr_time	start;
 
+	INSTR_TIME_SET_CURRENT(start);
 	initStringInfo(&buf);
 	appendStringInfoString(&buf, "{\"success\":false,\"status\":\"error\",\"tool\":");
 	escape_json(&buf, mc->name[0] ? nat_clip(mc->name) : "ai_tool_run");
@@ -387,11 +390,15 @@ unrun_answer(const ModelCall *mc, bool limit, const char *message)
 	escape_json(&buf, message);
 	if (limit)
 		appendStringInfo(&buf, ",\"errorType\":\"limit_exceeded\",\"error_type\":\"limit_exceeded\","
-						 "\"retryable\":false,\"suggestion\":\"Make at most %d tool calls in one response; call the rest in the next turn.\"}",
+						 "\"retryable\":false,\"suggestion\":\"Make fewer tool calls in one response (at most %d); make this one again in the next turn.\"",
 						 nat_max_tool_calls);
 	else
 		appendStringInfoString(&buf, ",\"errorType\":\"invalid_parameters\",\"error_type\":\"invalid_request\","
-							   "\"retryable\":false,\"suggestion\":\"Pass the arguments as one JSON object that matches the tool's parameters.\"}");
+							   "\"retryable\":false,\"suggestion\":\"Pass the arguments as one JSON object that matches the tool's parameters.\"");
+	/* nothing ran: the time it took to say so, as every answer has one */
+	appendStringInfoString(&buf, ",\"executionTime\":");
+	escape_json(&buf, nat_format_elapsed(start));
+	appendStringInfoChar(&buf, '}');
 	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
 }
 
