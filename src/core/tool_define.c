@@ -44,7 +44,6 @@
 #include "tcop/cmdtag.h"
 #include "tcop/utility.h"
 #include "utils/builtins.h"
-#include "utils/formatting.h"
 #include "utils/guc.h"
 #include "utils/json.h"
 #include "utils/lsyscache.h"
