@@ -76,9 +76,15 @@ every_tool(void)
 	List	   *tools = NIL;
 	int			i;
 
+	ListCell   *lc;
+
 	for (i = 0; i < lengthof(all_tools); i++)
 		tools = lappend(tools, (void *) all_tools[i]);
-	return list_concat(tools, nat_custom_tools());
+	/* a custom tool named like a built-in of a later version is shadowed */
+	foreach(lc, nat_custom_tools())
+		if (nat_builtin_tool(((const ToolDef *) lfirst(lc))->name) == NULL)
+			tools = lappend(tools, lfirst(lc));
+	return tools;
 }
 
 /*

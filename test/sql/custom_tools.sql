@@ -252,6 +252,13 @@ DROP TABLE ct.temp_data;
 SELECT call('temp_reader', '{}') ->> 'errorType' AS error_type;
 SELECT count(*) > 8 AS catalog_still_works FROM jsonb_array_elements(ai_tool_list());
 
+-- a custom tool named like a built-in tool of a later version (stored
+-- before the upgrade; written here by hand) is shadowed by the built-in
+INSERT INTO ai_tool_definitions VALUES ('list_tables', 'An old custom tool.', 'SELECT 1', '[]', '{}', true, 'select');
+SELECT count(*) AS listed_once FROM jsonb_array_elements(ai_tool_list()) t WHERE t->>'name' = 'list_tables';
+SELECT call('list_tables', '{"schema": "ct"}') ->> 'operation' AS builtin_runs;
+DELETE FROM ai_tool_definitions WHERE name = 'list_tables';
+
 -- clean up: later suites see only the built-in tools
 SELECT count(*) AS dropped FROM (SELECT ai_tool_drop(name) FROM ai_tool_definitions) d;
 SELECT count(*) AS left_over FROM ai_tool_definitions;
