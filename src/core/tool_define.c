@@ -284,7 +284,7 @@ normalize_constraint(StringInfo out, const char *key, JsonbValue *v,
 {
 	if (strcmp(key, "enum") == 0)
 	{
-		if (!(types & NAT_JSON_STRING) || types != NAT_JSON_STRING)
+		if (types != NAT_JSON_STRING)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("\"enum\" applies only to parameters passed as strings, and parameter \"%s\" is not one", param)));
@@ -643,6 +643,19 @@ check_statement(const char *sql, Oid *types, int ntypes, bool *writes,
 }
 
 /*
+ * A boolean option's value (1 or 0).
+ */
+static int
+bool_option(const char *key, JsonbValue *v)
+{
+	if (v->type != jbvBool)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"%s\" must be a boolean", key)));
+	return v->val.boolean ? 1 : 0;
+}
+
+/*
  * Options of a definition: read_only, max_rows, timeout (milliseconds, or
  * a string with a unit), destructive, idempotent, title; and with
  * function, ai_tool_from_function()'s name, description, parameters.
@@ -669,16 +682,12 @@ parse_options(Jsonb *options, bool function, DefineOptions *opts)
 			continue;
 		key = pnstrdup(v.val.string.val, v.val.string.len);
 		tok = JsonbIteratorNext(&it, &v, true);
-		if (strcmp(key, "read_only") == 0 || strcmp(key, "destructive") == 0 ||
-			strcmp(key, "idempotent") == 0)
-		{
-			if (v.type != jbvBool)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("option \"%s\" must be a boolean", key)));
-			*(key[0] == 'r' ? &opts->read_only : key[0] == 'd' ?
-			  &opts->destructive : &opts->idempotent) = v.val.boolean;
-		}
+		if (strcmp(key, "read_only") == 0)
+			opts->read_only = bool_option(key, &v);
+		else if (strcmp(key, "destructive") == 0)
+			opts->destructive = bool_option(key, &v);
+		else if (strcmp(key, "idempotent") == 0)
+			opts->idempotent = bool_option(key, &v);
 		else if (strcmp(key, "max_rows") == 0)
 		{
 			if (v.type != jbvNumeric ||
@@ -700,14 +709,12 @@ parse_options(Jsonb *options, bool function, DefineOptions *opts)
 						 errmsg("option \"timeout\" must be a positive number of milliseconds or a time with a unit, such as \"5s\"")));
 			opts->timeout_ms = ms;
 		}
-		else if ((strcmp(key, "title") == 0 || (function && strcmp(key, "name") == 0) ||
-				  (function && strcmp(key, "description") == 0)) && v.type == jbvString)
-		{
-			char	   *s = pnstrdup(v.val.string.val, v.val.string.len);
-
-			*(key[0] == 't' ? &opts->title : key[0] == 'n' ? &opts->name :
-			  &opts->description) = s;
-		}
+		else if (strcmp(key, "title") == 0 && v.type == jbvString)
+			opts->title = pnstrdup(v.val.string.val, v.val.string.len);
+		else if (function && strcmp(key, "name") == 0 && v.type == jbvString)
+			opts->name = pnstrdup(v.val.string.val, v.val.string.len);
+		else if (function && strcmp(key, "description") == 0 && v.type == jbvString)
+			opts->description = pnstrdup(v.val.string.val, v.val.string.len);
 		else if (function && strcmp(key, "parameters") == 0 && is_object(&v))
 		{
 			opts->parameters = palloc(sizeof(JsonbValue));
