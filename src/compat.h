@@ -163,6 +163,8 @@ nat_jsonb_push_compat(NatJsonb *b, JsonbIteratorToken tok, JsonbValue *v)
  * (false then).  16 has soft input errors (an ErrorSaveContext); 15 checks
  * the text with the JSON parser first, which reports instead of raising.
  */
+#include "utils/fmgrprotos.h"
+
 #if PG_VERSION_NUM >= 160000
 #include "nodes/miscnodes.h"
 
@@ -181,7 +183,6 @@ nat_jsonb_in_safe(char *str, Jsonb **result)
 #else
 #include "common/jsonapi.h"
 #include "mb/pg_wchar.h"
-#include "utils/fmgrprotos.h"
 
 static inline bool
 nat_jsonb_in_safe(char *str, Jsonb **result)
