@@ -262,7 +262,7 @@ append_json_items(StringInfo buf, Oid typid)
 static void
 resolve_param_type(const char *type, const char *param, Oid *typid, int32 *typmod)
 {
-	parseTypeString(type, typid, typmod, true);
+	nat_parse_type_missing_ok(type, typid, typmod);
 	if (!OidIsValid(*typid))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),

@@ -301,7 +301,7 @@ custom_tool_plan(ToolCall *call, const void *targs, ToolPlan *plan)
 		Datum		d = (Datum) 0;
 
 		CHECK_FOR_INTERRUPTS();
-		parseTypeString(tool->type_names[i], &typid, &typmod, false);
+		nat_parse_type(tool->type_names[i], &typid, &typmod);
 		if (value == NULL)
 			value = tool->defaults[i];
 		if (value != NULL)
