@@ -190,7 +190,14 @@ if [ -f "$WORK/test/catalog/run.sh" ]; then
     unset PGHOST PGPORT PGUSER PGDATABASE
 fi
 
-# (a4) ai_tool_run() (issue 17): the result messages of recorded model
+# (a4) The MCP program's bearer-token authentication (issue 16, item 3):
+# src/mcp/auth*.c's unit test with keys and tokens the openssl CLI makes,
+# then once more under valgrind.  No server.
+if [ -f "$WORK/test/mcp/auth/run.sh" ]; then
+    run_suite mcpauth tap env PG_CONFIG="$NAT_PG_CONFIG" bash test/mcp/auth/run.sh || true
+fi
+
+# (a5) ai_tool_run() (issue 17): the result messages of recorded model
 # responses (test/fixtures), type-checked against the providers' own SDK
 # types with TypeScript (npm ci, as the unprivileged user, inside run.sh),
 # offline.
@@ -233,6 +240,8 @@ if [ "${#tap_tests[@]}" -gt 0 ]; then
     fi
 fi
 
-# (c) the MCP program's suites are TAP (test/t/004_mcp.pl, 005_mcp_sdk.pl) and run in (b).
+# (c) the MCP program's suites are TAP (test/t/004_mcp.pl, 005_mcp_sdk.pl, 013
+#     through PgBouncer, 015_mcp_http.pl and 016_mcp_http_sdk.pl over HTTP) and
+#     run in (b); its token checks are the mcpauth suite above.
 
 finish
