@@ -197,6 +197,20 @@ if [ -f "$WORK/test/mcp/auth/run.sh" ]; then
     run_suite mcpauth tap env PG_CONFIG="$NAT_PG_CONFIG" bash test/mcp/auth/run.sh || true
 fi
 
+# (a5) ai_tool_run() (issue 17): the result messages of recorded model
+# responses (test/fixtures), type-checked against the providers' own SDK
+# types with TypeScript (npm ci, as the unprivileged user, inside run.sh),
+# offline.
+if [ -f "$WORK/test/run_types/run.sh" ]; then
+    nat_cluster_start postgres
+    if ! run_suite run_types tap bash test/run_types/run.sh; then
+        echo "--- server log (last 40 lines)"
+        tail -40 "$NAT_CLUSTER_LOG" || true
+    fi
+    nat_cluster_stop "$NAT_CLUSTER_DATA"
+    unset PGHOST PGPORT PGUSER PGDATABASE
+fi
+
 # (b) TAP: each script starts its own clusters.  Use the Makefile's
 # prove_installcheck target when it has one; otherwise PGXS's installcheck
 # with REGRESS emptied runs exactly the TAP part.
