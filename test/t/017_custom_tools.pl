@@ -1,9 +1,12 @@
 # Custom tools across sessions and databases: pg_dump of a database with
 # custom tools restores them into a fresh database, where they work; a
 # role made read-only by its administrator (ALTER ROLE ... SET, read at
-# login) cannot call a writing custom tool, and sees it in no catalog.
+# login) cannot call a writing custom tool, and sees it in no catalog; the
+# MCP program over stdio announces a tool defined while it runs.
 use strict;
 use warnings;
+
+use IPC::Run;
 
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
@@ -118,6 +121,48 @@ is($out, '[{"id": 2, "total": 20}]', 'the reading tool still works for it');
 $node->psql('src', 'SELECT ai_tool_list() IS NOT NULL; SET neon_ai_tools.read_only = off',
 	connstr => $reader, stderr => \$err);
 like($err, qr/permission denied to set parameter/, 'the role cannot turn read-only off');
+
+# 4. The MCP program over stdio tells its client when the tool list changes
+# (capability tools.listChanged): after a tools/call, once a second at most,
+# it reads the catalog again; a tool defined meanwhile is announced with
+# notifications/tools/list_changed, and the next tools/list has it.
+SKIP:
+{
+	my $program = $ENV{NAT_MCP_PROGRAM};
+	if (!$program)
+	{
+		my $bindir = `pg_config --bindir`;
+		chomp $bindir;
+		($program) = grep { -x $_ } ("$bindir/neon-ai-tools-mcp");
+	}
+	skip 'neon-ai-tools-mcp is not installed', 4 unless $program;
+
+	my ($in, $out, $err) = ('', '', '');
+	my $mcp = IPC::Run::start([ $program, $node->connstr('src') ],
+		'<', \$in, '>', \$out, '2>', \$err, IPC::Run::timeout(60));
+	my $answers = sub {
+		my ($want) = @_;
+		$mcp->pump until (() = $out =~ /\n/g) >= $want;
+		return [ split /\n/, $out ];
+	};
+	$in .= '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' . "\n";
+	my $lines = $answers->(1);
+	like($lines->[0], qr/"listChanged":true/, 'MCP over stdio: initialize offers tools.listChanged');
+	$in .= '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' . "\n";
+	$lines = $answers->(2);
+	unlike($lines->[1], qr/"name": ?"orders_total"/, '... the list has no orders_total yet');
+	sleep 1.2;
+	$node->safe_psql('src',
+		q{SELECT ai_tool_define('orders_total', 'Total of all orders.', 'SELECT sum(total) FROM app.orders', '[]')});
+	$in .= '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"orders_of","arguments":{"customer":"ann"}}}' . "\n";
+	$lines = $answers->(4);
+	is($lines->[3], '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}',
+		'... a tool defined meanwhile: notifications/tools/list_changed after the call');
+	$in .= '{"jsonrpc":"2.0","id":4,"method":"tools/list"}' . "\n";
+	$lines = $answers->(5);
+	like($lines->[4], qr/"name": ?"orders_total"/, '... and the next tools/list has the tool');
+	$mcp->finish;
+}
 
 $node->stop;
 done_testing();
