@@ -118,6 +118,25 @@ ROLLBACK;
 SET ROLE regress_rp_small;
 SELECT ai_tool_call('select_query', '{"table": "rp_test.items"}') -> 'rowCount' AS after_rollback;
 RESET ROLE;
+-- another session's change (dblink), seen by the next call, inside a transaction too
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS dblink SCHEMA public;
+RESET client_min_messages;
+SELECT dblink_connect('rp_admin', format('dbname=%s user=%s port=%s%s',
+    current_database(), current_user, current_setting('port'),
+    CASE WHEN current_setting('unix_socket_directories') <> ''
+         THEN ' host=' || split_part(current_setting('unix_socket_directories'), ',', 1)
+         ELSE '' END));
+BEGIN;
+SET LOCAL ROLE regress_rp_small;
+SELECT ai_tool_call('select_query', '{"table": "rp_test.items"}') -> 'rowCount' AS before_other_session;
+RESET ROLE;
+SELECT dblink_exec('rp_admin', 'ALTER ROLE regress_rp_small SET neon_ai_tools.max_rows = 3');
+SET LOCAL ROLE regress_rp_small;
+SELECT ai_tool_call('select_query', '{"table": "rp_test.items"}') -> 'rowCount' AS after_other_session;
+COMMIT;
+SELECT dblink_exec('rp_admin', 'ALTER ROLE regress_rp_small RESET neon_ai_tools.max_rows');
+SELECT dblink_disconnect('rp_admin');
 
 -- the superuser's session settings combine too: the smaller max_rows
 SET neon_ai_tools.max_rows = 6;
