@@ -49,15 +49,16 @@
  * Cost.  When the current user is the authenticated user (every call of a
  * session that did not change roles), nothing is done but one comparison.
  *
- * Cache.  pg_db_role_setting has no syscache and sends no catcache or
- * relcache invalidation: a change sends only a snapshot invalidation, for
- * which no callback can be registered.  A role's values are therefore kept
- * with the count of invalidation messages this backend had processed
- * (SharedInvalidMessageCounter) and are read again once it moves: every
- * committed ALTER ROLE ... SET, of any session, is among those messages.
- * This transaction's own uncommitted change is not; the cache is neither
- * used nor kept while the transaction has an XID, which such a change
- * assigns.
+ * Cache.  A few roles' values are kept per backend, by role (the database
+ * is the backend's own).  pg_db_role_setting has no syscache and sends no
+ * catcache or relcache invalidation: a change sends only a snapshot
+ * invalidation, for which no callback can be registered.  A role's values
+ * are therefore kept with the count of invalidation messages this backend
+ * had processed (SharedInvalidMessageCounter), and read again once it
+ * moves: every committed ALTER ROLE ... SET, of any session, is among
+ * those messages (any other invalidation only costs a read).  This
+ * transaction's own uncommitted change is not; the cache is neither used
+ * nor kept while the transaction has an XID, which such a change assigns.
  *
  * IDENTIFICATION
  *		  src/core/role_policy.c
