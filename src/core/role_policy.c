@@ -17,7 +17,9 @@
  * one whose rows PostgreSQL applied at login), the current role's values of
  * our settings are read from pg_db_role_setting, the role-in-this-database
  * row before the role's own row (the precedence of login), and combined
- * with the session's values in a GUC nest level of the call's own.  Every
+ * with the session's values in a GUC nest level of the call's own.  After
+ * SET SESSION AUTHORIZATION, the session user's values are combined first,
+ * as if it had logged in, so that a SET ROLE from there cannot drop them.  Every
  * part of the call reads the nat_* variables of guc.c, which then hold the
  * combination; the nest level is popped when the call ends (or by the
  * abort of an error that leaves the call).  The database's and the global
@@ -46,8 +48,9 @@
  * replaced by a looser one.  Names of ours that are no setting are
  * skipped, as at login.
  *
- * Cost.  When the current user is the authenticated user (every call of a
- * session that did not change roles), nothing is done but one comparison.
+ * Cost.  When the current and the session user are the authenticated user
+ * (every call of a session that did not change roles), nothing is done but
+ * two comparisons.
  *
  * Cache.  A few roles' values are kept per backend, by role (the database
  * is the backend's own).  pg_db_role_setting has no syscache and sends no
@@ -144,6 +147,7 @@ typedef struct RolePolicy
 static RolePolicy role_policies[ROLE_POLICY_CACHE_SIZE];
 static int	next_slot = 0;
 
+static void apply_role_policy(Oid roleid, int *nest);
 static RolePolicy *role_policy(Oid roleid);
 static void read_role_policy(Oid roleid, RolePolicy *policy);
 static bool note_role_value(const char *name, const char *value, void *arg);
@@ -156,25 +160,43 @@ static char *both_functions(const char *session, const char *role);
 static void role_policy_context(void *arg);
 
 /*
- * Apply the current role's policy for one call, if the current role is
- * not the one that logged in.  Returns the GUC nest level to give
- * nat_role_policy_end() when the call ends, or 0 when nothing was applied.
+ * Apply, for one call, the policy of the roles the call runs as that did
+ * not log in: the session user after SET SESSION AUTHORIZATION (as if it
+ * had logged in), then the current user.  Returns the GUC nest level to
+ * give nat_role_policy_end() when the call ends, or 0 when nothing was
+ * applied.
  */
 int
 nat_role_policy_begin(void)
 {
-	Oid			roleid = GetUserId();
-	RolePolicy *policy;
-	int			nest;
+	Oid			authenticated = GetAuthenticatedUserId();
+	Oid			session = GetSessionUserId();
+	Oid			current = GetUserId();
+	int			nest = 0;
+
+	if (current == authenticated && session == authenticated)
+		return 0;
+	if (session != authenticated)
+		apply_role_policy(session, &nest);
+	if (current != authenticated && current != session)
+		apply_role_policy(current, &nest);
+	return nest;
+}
+
+/*
+ * Combine roleid's values with the values in force, in a GUC nest level
+ * made on first need (*nest, 0 until then).
+ */
+static void
+apply_role_policy(Oid roleid, int *nest)
+{
+	RolePolicy *policy = role_policy(roleid);
 	int			i;
 
-	if (roleid == GetAuthenticatedUserId())
-		return 0;
-	policy = role_policy(roleid);
 	if (!policy->any)
-		return 0;
-
-	nest = NewGUCNestLevel();
+		return;
+	if (*nest == 0)
+		*nest = NewGUCNestLevel();
 	for (i = 0; i < NUM_POLICY_SETTINGS; i++)
 	{
 		char	   *value;
@@ -188,7 +210,6 @@ nat_role_policy_begin(void)
 									 PGC_SUSET, PGC_S_SESSION,
 									 GUC_ACTION_SAVE, true, ERROR, false);
 	}
-	return nest;
 }
 
 /*

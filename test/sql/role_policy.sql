@@ -148,6 +148,13 @@ RESET neon_ai_tools.max_rows;
 -- SET SESSION AUTHORIZATION: the new session user's policy applies
 SET SESSION AUTHORIZATION regress_rp_ro;
 SELECT ai_tool_call('insert_data', '{"table": "rp_test.items", "rows": {"id": 105}}') ->> 'errorType' AS session_authorization;
+-- and it holds, as a login policy would, after a SET ROLE from there
+RESET SESSION AUTHORIZATION;
+GRANT regress_rp_free TO regress_rp_ro;
+SET SESSION AUTHORIZATION regress_rp_ro;
+SET ROLE regress_rp_free;
+SELECT ai_tool_call('insert_data', '{"table": "rp_test.items", "rows": {"id": 105}}') ->> 'errorType' AS session_authorization_set_role;
+RESET ROLE;
 RESET SESSION AUTHORIZATION;
 
 -- SECURITY DEFINER: inside the function the current user is its owner, so
