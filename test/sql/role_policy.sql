@@ -186,6 +186,7 @@ SELECT ai_tool_call('select_query', '{"table": "rp_test.items"}') -> 'rowCount' 
 RESET ROLE;
 
 -- clean up
+DROP FUNCTION rp_test.definer_insert(int);
 DROP SCHEMA rp_test CASCADE;
 DROP OWNED BY regress_rp_auth, regress_rp_strict, regress_rp_ro, regress_rp_small, regress_rp_free;
 DROP ROLE regress_rp_auth, regress_rp_strict, regress_rp_ro, regress_rp_small, regress_rp_free;
