@@ -9,6 +9,7 @@ SELECT current_user AS superuser \gset
 CREATE SCHEMA rp_test;
 CREATE TABLE rp_test.items (id int PRIMARY KEY, name text);
 INSERT INTO rp_test.items SELECT g, 'item ' || g FROM generate_series(1, 50) g;
+CREATE VIEW rp_test.slow AS SELECT pg_sleep(30)::text AS slept;
 
 -- an authenticator (NOINHERIT: only SET ROLE gives it the agents' rights)
 -- and agent roles with policies; a second authenticator with a strict one
@@ -21,6 +22,7 @@ GRANT regress_rp_ro, regress_rp_small, regress_rp_free TO regress_rp_auth, regre
 GRANT USAGE ON SCHEMA rp_test TO regress_rp_ro, regress_rp_small, regress_rp_free, regress_rp_auth, regress_rp_strict;
 GRANT SELECT, INSERT, UPDATE, DELETE ON rp_test.items
   TO regress_rp_ro, regress_rp_small, regress_rp_free, regress_rp_auth, regress_rp_strict;
+GRANT SELECT ON rp_test.slow TO regress_rp_small;
 LOAD 'neon_ai_tools';
 ALTER ROLE regress_rp_ro SET neon_ai_tools.read_only = on;
 ALTER ROLE regress_rp_small SET neon_ai_tools.max_rows = 10;
@@ -75,6 +77,10 @@ SELECT jsonb_path_query_array(ai_tool_list(), '$[*].name') AS tools;
 SELECT t #> '{parameters,properties,limit,maximum}' AS limit_maximum,
        t #> '{parameters,properties,timeout_ms,maximum}' AS timeout_maximum
 FROM jsonb_array_elements(ai_tool_list()) t WHERE t->>'name' = 'select_query';
+-- an error answer, built after the call's subtransaction is gone, quotes
+-- the role's limit too
+SELECT r ->> 'errorType' AS error_type, r ->> 'suggestion' AS suggestion
+FROM ai_tool_call('select_query', '{"table": "rp_test.slow", "timeout_ms": 100}') r;
 -- max_affected_rows: 5 from the role-in-database row, not 7
 SELECT ai_tool_call('insert_data', '{"table": "rp_test.items", "rows": [{"id": 201}, {"id": 202}, {"id": 203}, {"id": 204}, {"id": 205}, {"id": 206}]}') ->> 'error' AS over_max_affected;
 RESET ROLE;
@@ -187,6 +193,7 @@ RESET ROLE;
 
 -- clean up
 DROP FUNCTION rp_test.definer_insert(int);
+DROP VIEW rp_test.slow;
 DROP SCHEMA rp_test CASCADE;
 DROP OWNED BY regress_rp_auth, regress_rp_strict, regress_rp_ro, regress_rp_small, regress_rp_free;
 DROP ROLE regress_rp_auth, regress_rp_strict, regress_rp_ro, regress_rp_small, regress_rp_free;
