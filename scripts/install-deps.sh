@@ -41,6 +41,9 @@ packages=(
     libkrb5-dev                # needed by libpq-be.h
     libjson-c-dev              # the MCP program
     libpq-dev                  # the MCP program
+    libssl-dev                 # the MCP program: bearer tokens (JWT)
+    libmicrohttpd-dev          # the MCP program: Streamable HTTP
+    curl                       # raw HTTP cases of the MCP program's tests
     libipc-run-perl            # PostgreSQL::Test::Cluster
     perl                       # prove
     pkg-config

@@ -190,6 +190,13 @@ if [ -f "$WORK/test/catalog/run.sh" ]; then
     unset PGHOST PGPORT PGUSER PGDATABASE
 fi
 
+# (a4) The MCP program's bearer-token authentication (issue 16, item 3):
+# src/mcp/auth*.c's unit test with keys and tokens the openssl CLI makes,
+# then once more under valgrind.  No server.
+if [ -f "$WORK/test/mcp/auth/run.sh" ]; then
+    run_suite mcpauth tap env PG_CONFIG="$NAT_PG_CONFIG" bash test/mcp/auth/run.sh || true
+fi
+
 # (b) TAP: each script starts its own clusters.  Use the Makefile's
 # prove_installcheck target when it has one; otherwise PGXS's installcheck
 # with REGRESS emptied runs exactly the TAP part.

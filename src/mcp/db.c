@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * db.c
- *	  The database side of neon-ai-tools-mcp: one libpq connection.
+ *	  The database side of neon-ai-tools-mcp: statements on the pool's
+ *	  connections, as the request's role, cancellable.
  *
  * The connection is opened lazily, by the first request that needs the
  * database (tools/list or tools/call), so "initialize" always succeeds and
@@ -42,148 +43,119 @@
  * "Behind PgBouncer"; test/bench/mcp_statements.sh).  All messages taken
  * from libpq are masked (mask.c) before anyone sees them.
  *
- * Failures are categorized as the extension's envelope does (README,
- * "Results"): connection_error, authentication_error, and for a failing
- * statement the SQLSTATE class.  This is the transport's own failure
- * handling, not tool logic: a tool's failures come back from the extension
- * as answers, never as SQL errors.
+ * A request with a role (an HTTP caller authenticated by a token) runs its
+ * statement as that role: set_config('role', $1, true) and the statement
+ * go to the server in one pipeline, ended by one Sync, so they are one
+ * transaction, one round trip, and the role is gone when it ends, which is
+ * what a pooler in transaction mode needs.  If the server refuses the role
+ * (unknown, not granted to the login role), the pipeline is aborted before
+ * the statement: nothing ran, and the request answers MCP_DB_ROLE_REFUSED.
+ *
+ * While a statement runs we wait on its socket with poll(), also watching
+ * the HTTP client's socket: a client that hangs up has its statement
+ * cancelled (libpq's cancel request), as has one that another thread
+ * cancels through calls.c.  A cancelled request answers MCP_DB_CANCELLED.
+ *
+ * Failures are categorized in db_errors.c.
  *
  * IDENTIFICATION
  *	  src/mcp/db.c
  *
  *-------------------------------------------------------------------------
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE				/* POLLRDHUP */
+#endif
+#include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "libpq-fe.h"
-#include "neon_ai_tools_mcp.h"
+#include "calls.h"
+#include "conn.h"
 
 /* how many pending messages an idle check reads at most */
 #define MAX_IDLE_READS 64
 
-static PGconn *conn = NULL;
-
-/*
- * The statements this process has prepared since it (re)connected: they
- * are bound directly; a statement not on the list is prepared first.
- */
-#define MAX_PREPARED 8
-static const char *prepared_sql[MAX_PREPARED];
-static int	prepared_count = 0;
-
 /* binds that find no statement before the call runs unnamed */
 #define MAX_PREPARE_ATTEMPTS 4
 
-/* the server sent a FATAL notice while we were idle: it is closing */
-static bool server_closing = false;
+/* how often a long statement reports progress */
+#define PROGRESS_INTERVAL_MS 1000
 
-static PGresult *exec_statement(const char *sql, int nparams,
-								const char *const *values);
+/* the role switch, local to the statement's transaction */
+static const char SET_ROLE_SQL[] = "SELECT pg_catalog.set_config('role', $1, true)";
+
+/* one statement's outcome, as the pipeline returned it */
+typedef struct Outcome
+{
+	PGresult   *role;			/* set_config's result (with a role) */
+	PGresult   *statement;		/* the statement's result */
+	bool		cancelled;		/* the request was cancelled */
+} Outcome;
+
+static void run_statement(McpConn *conn, McpContext *ctx, const char *sql,
+						  int nparams, const char *const *values,
+						  McpDbResult *result);
+static bool send_statement(McpConn *conn, const McpContext *ctx,
+						   const char *name, const char *sql, int nparams,
+						   const char *const *values);
+static void collect(McpConn *conn, McpContext *ctx, Outcome *out);
+static PGresult *query_result(McpConn *conn, McpContext *ctx, bool *watching,
+							  double start);
+static PGresult *next_result(McpConn *conn, McpContext *ctx, bool *watching,
+							 double start);
+static void statement_name(const char *sql, char *name, size_t size);
+static bool is_prepared(const McpConn *conn, const char *sql);
+static void forget_prepared(McpConn *conn, const char *sql);
+static bool prepare(McpConn *conn, const char *name, const char *sql,
+					int nparams, PGresult **failure);
+static bool statement_missing(const PGresult *res, const char *name);
+static void lost_during_statement(McpConn *conn, const PGresult *res,
+								  McpDbResult *result);
+static void set_from_result(const PGresult *res, McpDbResult *result);
 static bool has_sqlstate(const PGresult *res, const char *sqlstate);
-static bool ensure_connected(McpDbResult *result);
-static bool lost_while_idle(void);
-static void log_connected(void);
+static bool ensure_connected(McpConn *conn, McpDbResult *result);
+static bool lost_while_idle(McpConn *conn);
+static void log_connected(PGconn *pg);
 static void notice_receiver(void *arg, const PGresult *res);
-static char *clean_message(const char *message);
-static void set_auth_failure(McpDbResult *result, const char *message);
-static void set_connection_failure(McpDbResult *result, const char *message);
-static void set_sql_failure(McpDbResult *result, const PGresult *res);
-static void set_protocol_failure(McpDbResult *result, const char *message);
-static bool contains(const char *haystack, const char *needle);
+static double now_ms(void);
 
 /*
- * Run sql (one statement returning one row of at most MCP_DB_MAX_COLUMNS
- * non-null values) with bound text parameters.  On return, result->status
- * says what happened; free it with mcp_db_result_free().
+ * Run sql with the given text parameters on a connection of the pool, as
+ * ctx's role, and fill result: MCP_DB_OK with the values of its single row
+ * (at most MCP_DB_MAX_COLUMNS columns, as text, NULL for SQL NULL), or a
+ * categorized failure.  sql must be a string constant: its address is the
+ * prepared statement's identity.
  */
 void
-mcp_db_query(const char *sql, int nparams, const char *const *values,
-			 McpDbResult *result)
+mcp_db_query(McpContext *ctx, const char *sql, int nparams,
+			 const char *const *values, McpDbResult *result)
 {
-	PGresult   *res;
-	int			i;
+	McpConn    *conn;
 
 	memset(result, 0, sizeof(*result));
-	if (!ensure_connected(result))
+	conn = mcp_pool_acquire();
+	if (conn == NULL)
+	{
+		result->status = MCP_DB_BUSY;
+		result->message = mcp_strdup("every database connection of the MCP server is busy");
+		result->error_type = "resource_exhausted";
+		result->portable_type = "resource_exhausted";
+		result->retryable = true;
+		result->suggestion = "The MCP server is at its connection limit: retry shortly.";
 		return;
-
-	res = exec_statement(sql, nparams, values);
-	if (res != NULL && PQresultStatus(res) == PGRES_TUPLES_OK &&
-		PQntuples(res) == 1 && PQnfields(res) <= MCP_DB_MAX_COLUMNS)
-	{
-		result->status = MCP_DB_OK;
-		for (i = 0; i < PQnfields(res); i++)
-			result->values[i] = PQgetisnull(res, 0, i)
-				? NULL : mcp_strdup(PQgetvalue(res, 0, i));
 	}
-	else if (PQstatus(conn) == CONNECTION_BAD)
-	{
-		char	   *lost = clean_message(res != NULL &&
-										 PQresultErrorMessage(res)[0] != '\0'
-										 ? PQresultErrorMessage(res)
-										 : PQerrorMessage(conn));
-		const char *sqlstate = res != NULL
-			? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
-		bool		protocol = sqlstate != NULL && strcmp(sqlstate, "08P01") == 0;
-
-		mcp_log(MCP_LOG_WARNING,
-				"the database connection was lost during a statement: %s", lost);
-		PQreset(conn);
-		prepared_count = 0;
-		server_closing = false;
-		if (PQstatus(conn) == CONNECTION_OK)
-		{
-			mcp_log(MCP_LOG_WARNING, "reconnected to the database");
-			if (protocol)
-				set_protocol_failure(result, lost);
-			else
-				set_connection_failure(result, lost);
-		}
-		else
-		{
-			char	   *again = clean_message(PQerrorMessage(conn));
-			char	   *both = mcp_psprintf("%s; reconnecting failed: %s",
-											lost, again);
-
-			mcp_log(MCP_LOG_WARNING, "could not reconnect: %s", again);
-			if (protocol)
-				set_protocol_failure(result, both);
-			else
-				set_connection_failure(result, both);
-			free(both);
-			free(again);
-			PQfinish(conn);
-			conn = NULL;
-		}
-		if (result->status == MCP_DB_CONNECTION_ERROR)
-			result->suggestion =
-				"The connection to the database was lost while the call was "
-				"running; the call may or may not have taken effect, so check "
-				"(for example with select_query) before repeating a write.";
-		free(lost);
-	}
-	else if (res != NULL && (PQresultStatus(res) == PGRES_FATAL_ERROR ||
-							 PQresultStatus(res) == PGRES_NONFATAL_ERROR))
-		set_sql_failure(result, res);
-	else
-	{
-		result->status = MCP_DB_SQL_ERROR;
-		result->message = mcp_strdup(res == NULL
-									 ? "no result from the server"
-									 : "the statement returned no single row");
-		result->error_type = "unknown_error";
-		result->portable_type = "unknown";
-		result->suggestion = "Retry the call; if it fails again, check the server log.";
-	}
-	PQclear(res);
+	if (ensure_connected(conn, result))
+		run_statement(conn, ctx, sql, nparams, values, result);
+	mcp_pool_release(conn);
 }
 
 /*
- * Free what a result holds (not the struct itself).
+ * Free what a result holds.
  */
 void
 mcp_db_result_free(McpDbResult *result)
@@ -199,80 +171,397 @@ mcp_db_result_free(McpDbResult *result)
 }
 
 /*
- * Close the connection (at exit).
+ * Close a connection of the pool.
  */
 void
-mcp_db_disconnect(void)
+mcp_conn_close(McpConn *conn)
 {
-	if (conn != NULL)
-		PQfinish(conn);
-	conn = NULL;
+	if (conn->cancel != NULL)
+		PQfreeCancel(conn->cancel);
+	if (conn->pg != NULL)
+		PQfinish(conn->pg);
+	conn->cancel = NULL;
+	conn->pg = NULL;
+	conn->prepared_count = 0;
 }
 
 /*
- * Run sql as a prepared statement named after its text (see the head of
- * the file).  Returns the result of the statement, or of a PQprepare that
- * failed (the caller reports either).
+ * Prepare (once per connection), send, wait, and interpret.  A Bind that
+ * finds no statement (26000: a pooler moved us) ran nothing, so the whole
+ * pipeline is sent again after preparing; after MAX_PREPARE_ATTEMPTS it
+ * runs unnamed (name NULL), which works everywhere.
  */
-static PGresult *
-exec_statement(const char *sql, int nparams, const char *const *values)
+static void
+run_statement(McpConn *conn, McpContext *ctx, const char *sql, int nparams,
+			  const char *const *values, McpDbResult *result)
 {
 	char		name[64];
-	uint64_t	hash = UINT64_C(14695981039346656037);
-	const unsigned char *p;
+	Outcome		out;
 	int			attempt;
-	bool		known;
-	int			i;
+	bool		named = true;
 
-	/* FNV-1a: the same text, the same name, in every process */
-	for (p = (const unsigned char *) sql; *p != '\0'; p++)
-		hash = (hash ^ *p) * UINT64_C(1099511628211);
-	snprintf(name, sizeof(name), "neon_ai_tools_mcp_%016" PRIx64, hash);
-
-	known = false;
-	for (i = 0; i < prepared_count && !known; i++)
-		known = prepared_sql[i] == sql || strcmp(prepared_sql[i], sql) == 0;
-	for (attempt = 0; attempt < MAX_PREPARE_ATTEMPTS; attempt++)
+	statement_name(sql, name, sizeof(name));
+	for (attempt = 0;; attempt++)
 	{
-		PGresult   *res;
+		PGresult   *failure = NULL;
 
-		if (!known)
+		memset(&out, 0, sizeof(out));
+		if (attempt == MAX_PREPARE_ATTEMPTS)
 		{
-			PGresult   *prep = PQprepare(conn, name, sql, nparams, NULL);
-
-			if (prep == NULL ||
-				(PQresultStatus(prep) != PGRES_COMMAND_OK &&
-				 !has_sqlstate(prep, "42P05")))
-				return prep;
-			PQclear(prep);
-			/* no room (not with our two statements): prepare it every time */
-			if (prepared_count < MAX_PREPARED)
-				prepared_sql[prepared_count++] = sql;
-			known = true;
+			mcp_log(MCP_LOG_INFO, "statement %s not found after %d attempts; running it unnamed",
+					name, MAX_PREPARE_ATTEMPTS);
+			named = false;
 		}
-		res = PQexecPrepared(conn, name, nparams, values, NULL, NULL, 0);
-		if (!has_sqlstate(res, "26000") ||
-			PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) == NULL ||
-			strstr(PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY), name) == NULL)
-			return res;
+		if (named && !is_prepared(conn, sql) &&
+			!prepare(conn, name, sql, nparams, &failure))
+		{
+			out.statement = failure;
+			break;
+		}
+		if (!mcp_inflight_attach(ctx->inflight, conn->cancel))
+		{
+			out.cancelled = true;
+			break;
+		}
+		if (!send_statement(conn, ctx, named ? name : NULL, sql, nparams, values))
+		{
+			mcp_inflight_detach(ctx->inflight);
+			break;
+		}
+		collect(conn, ctx, &out);
+		out.cancelled = mcp_inflight_detach(ctx->inflight);
+		if (!named || !statement_missing(out.statement, name) ||
+			(out.role != NULL && PQresultStatus(out.role) != PGRES_TUPLES_OK))
+			break;
 		/* this server connection lacks it: a pooler moved us */
-		PQclear(res);
 		mcp_log(MCP_LOG_DEBUG, "statement %s not found; preparing it again", name);
-		for (i = 0; i < prepared_count; i++)
-			if (prepared_sql[i] == sql || strcmp(prepared_sql[i], sql) == 0)
-			{
-				prepared_sql[i] = prepared_sql[--prepared_count];
-				break;
-			}
-		known = false;
+		forget_prepared(conn, sql);
+		PQclear(out.role);
+		PQclear(out.statement);
 	}
-	mcp_log(MCP_LOG_INFO, "statement %s not found after %d attempts; running it unnamed",
-			name, MAX_PREPARE_ATTEMPTS);
-	return PQexecParams(conn, sql, nparams, NULL, values, NULL, NULL, 0);
+
+	if (PQstatus(conn->pg) == CONNECTION_BAD)
+		lost_during_statement(conn, out.statement, result);
+	else if (out.role != NULL && PQresultStatus(out.role) != PGRES_TUPLES_OK)
+	{
+		char	   *message = mcp_db_clean_message(PQresultErrorMessage(out.role));
+
+		mcp_log(MCP_LOG_WARNING, "the server refused the role: %s", message);
+		result->status = MCP_DB_ROLE_REFUSED;
+		result->message = message;
+		result->error_type = "permission_denied";
+		result->portable_type = "permission_denied";
+		result->suggestion = "The token's role cannot be used on this database.";
+	}
+	else if (out.cancelled && (out.statement == NULL ||
+							   PQresultStatus(out.statement) != PGRES_TUPLES_OK))
+	{
+		result->status = MCP_DB_CANCELLED;
+		result->message = mcp_strdup("the request was cancelled");
+		result->error_type = "cancelled";
+		result->portable_type = "cancelled";
+		result->suggestion = "The client cancelled this request; its statement was stopped.";
+	}
+	else
+		set_from_result(out.statement, result);
+	PQclear(out.role);
+	PQclear(out.statement);
 }
 
 /*
- * Did res fail with this SQLSTATE?
+ * Send the statement (named: prepared; NULL: unnamed), after the role switch
+ * in one pipeline when the request has a role.
+ */
+static bool
+send_statement(McpConn *conn, const McpContext *ctx, const char *name,
+			   const char *sql, int nparams, const char *const *values)
+{
+	PGconn	   *pg = conn->pg;
+	bool		ok;
+
+	if (ctx->role == NULL)
+		return name != NULL
+			? PQsendQueryPrepared(pg, name, nparams, values, NULL, NULL, 0)
+			: PQsendQueryParams(pg, sql, nparams, NULL, values, NULL, NULL, 0);
+
+	if (!PQenterPipelineMode(pg))
+		return false;
+	ok = PQsendQueryParams(pg, SET_ROLE_SQL, 1, NULL, &ctx->role, NULL, NULL, 0) &&
+		(name != NULL
+		 ? PQsendQueryPrepared(pg, name, nparams, values, NULL, NULL, 0)
+		 : PQsendQueryParams(pg, sql, nparams, NULL, values, NULL, NULL, 0)) &&
+		PQpipelineSync(pg);
+	if (!ok)
+	{
+		while (PQgetResult(pg) != NULL)
+			;
+		PQexitPipelineMode(pg);
+	}
+	return ok;
+}
+
+/*
+ * Read what the statement (and the role switch before it) returned.  In a
+ * pipeline each query's results end with a NULL, and the Sync's own result
+ * comes last; all of it must be read before the pipeline can end.
+ */
+static void
+collect(McpConn *conn, McpContext *ctx, Outcome *out)
+{
+	PGconn	   *pg = conn->pg;
+	bool		watching = ctx->client_fd >= 0;
+	double		start = now_ms();
+
+	if (ctx->role != NULL)
+		out->role = query_result(conn, ctx, &watching, start);
+	out->statement = query_result(conn, ctx, &watching, start);
+	if (ctx->role == NULL || PQstatus(pg) == CONNECTION_BAD)
+		return;
+	for (;;)
+	{
+		PGresult   *res = next_result(conn, ctx, &watching, start);
+		bool		sync = res != NULL && PQresultStatus(res) == PGRES_PIPELINE_SYNC;
+
+		PQclear(res);
+		if (sync || PQstatus(pg) == CONNECTION_BAD)
+			break;
+	}
+	if (PQstatus(pg) != CONNECTION_BAD && !PQexitPipelineMode(pg))
+		mcp_log(MCP_LOG_WARNING, "could not leave pipeline mode: %s",
+				PQerrorMessage(pg));
+}
+
+/*
+ * One query's first result; the rest of its results, to its NULL, are
+ * read and dropped.
+ */
+static PGresult *
+query_result(McpConn *conn, McpContext *ctx, bool *watching, double start)
+{
+	PGresult   *first = next_result(conn, ctx, watching, start);
+	PGresult   *res = first;
+
+	while (res != NULL && PQstatus(conn->pg) != CONNECTION_BAD)
+	{
+		res = next_result(conn, ctx, watching, start);
+		PQclear(res);
+	}
+	return first;
+}
+
+/*
+ * Wait for the next result, watching the client's socket (a hang-up cancels
+ * the request) and reporting progress.
+ */
+static PGresult *
+next_result(McpConn *conn, McpContext *ctx, bool *watching, double start)
+{
+	PGconn	   *pg = conn->pg;
+	double		next_progress = start + PROGRESS_INTERVAL_MS;
+	bool		reporting = ctx->progress != NULL && ctx->progress_token != NULL;
+
+	while (PQisBusy(pg))
+	{
+		struct pollfd pfd[2];
+		int			nfds = 1;
+		int			timeout = -1;
+		int			rc;
+
+		pfd[0].fd = PQsocket(pg);
+		pfd[0].events = POLLIN;
+		pfd[0].revents = 0;
+		if (*watching)
+		{
+			pfd[1].fd = ctx->client_fd;
+			pfd[1].events = POLLRDHUP;
+			pfd[1].revents = 0;
+			nfds = 2;
+		}
+		if (reporting)
+		{
+			double		left = next_progress - now_ms();
+
+			timeout = left < 0 ? 0 : (int) left;
+		}
+		rc = poll(pfd, nfds, timeout);
+		if (rc < 0 && errno != EINTR)
+			break;
+		if (nfds == 2 && (pfd[1].revents & (POLLRDHUP | POLLHUP | POLLERR)))
+		{
+			mcp_log(MCP_LOG_INFO, "the client went away; cancelling its statement");
+			*watching = false;
+			if (ctx->inflight != NULL)
+				mcp_inflight_cancel_one(ctx->inflight);
+		}
+		if ((pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) && !PQconsumeInput(pg))
+			break;
+		if (reporting && now_ms() >= next_progress)
+		{
+			ctx->progress(ctx, now_ms() - start);
+			next_progress += PROGRESS_INTERVAL_MS;
+		}
+	}
+	return PQgetResult(pg);
+}
+
+/*
+ * The name of sql's prepared statement: FNV-1a of its text, so the same
+ * text has the same name in every process.
+ */
+static void
+statement_name(const char *sql, char *name, size_t size)
+{
+	uint64_t	hash = UINT64_C(14695981039346656037);
+	const unsigned char *p;
+
+	for (p = (const unsigned char *) sql; *p != '\0'; p++)
+		hash = (hash ^ *p) * UINT64_C(1099511628211);
+	snprintf(name, size, "neon_ai_tools_mcp_%016" PRIx64, hash);
+}
+
+static bool
+is_prepared(const McpConn *conn, const char *sql)
+{
+	int			i;
+
+	for (i = 0; i < conn->prepared_count; i++)
+		if (conn->prepared_sql[i] == sql || strcmp(conn->prepared_sql[i], sql) == 0)
+			return true;
+	return false;
+}
+
+static void
+forget_prepared(McpConn *conn, const char *sql)
+{
+	int			i;
+
+	for (i = 0; i < conn->prepared_count; i++)
+		if (conn->prepared_sql[i] == sql || strcmp(conn->prepared_sql[i], sql) == 0)
+		{
+			conn->prepared_sql[i] = conn->prepared_sql[--conn->prepared_count];
+			return;
+		}
+}
+
+/*
+ * Prepare sql as name; "already exists" (42P05: another process of ours
+ * prepared it on this server connection) is success.  On failure,
+ * *failure is the server's answer (or NULL).
+ */
+static bool
+prepare(McpConn *conn, const char *name, const char *sql, int nparams,
+		PGresult **failure)
+{
+	PGresult   *prep = PQprepare(conn->pg, name, sql, nparams, NULL);
+
+	if (prep == NULL ||
+		(PQresultStatus(prep) != PGRES_COMMAND_OK && !has_sqlstate(prep, "42P05")))
+	{
+		*failure = prep;
+		return false;
+	}
+	PQclear(prep);
+	/* no room (not with our statements): prepare it every time */
+	if (conn->prepared_count < MCP_CONN_MAX_PREPARED)
+		conn->prepared_sql[conn->prepared_count++] = sql;
+	return true;
+}
+
+/*
+ * Did the Bind of statement name find no such statement?
+ */
+static bool
+statement_missing(const PGresult *res, const char *name)
+{
+	const char *primary;
+
+	if (!has_sqlstate(res, "26000"))
+		return false;
+	primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+	return primary != NULL && strstr(primary, name) != NULL;
+}
+
+/*
+ * The connection died while a statement ran: reconnect for the next
+ * request, but do not repeat this one (it may have written).
+ */
+static void
+lost_during_statement(McpConn *conn, const PGresult *res, McpDbResult *result)
+{
+	char	   *lost = mcp_db_clean_message(res != NULL &&
+											PQresultErrorMessage(res)[0] != '\0'
+											? PQresultErrorMessage(res)
+											: PQerrorMessage(conn->pg));
+	const char *sqlstate = res != NULL
+		? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+	bool		protocol = sqlstate != NULL && strcmp(sqlstate, "08P01") == 0;
+	McpDbResult again;
+
+	mcp_log(MCP_LOG_WARNING,
+			"the database connection was lost during a statement: %s", lost);
+	mcp_conn_close(conn);
+	memset(&again, 0, sizeof(again));
+	if (ensure_connected(conn, &again))
+	{
+		mcp_log(MCP_LOG_WARNING, "reconnected to the database");
+		if (protocol)
+			mcp_db_set_protocol_failure(result, lost);
+		else
+			mcp_db_set_connection_failure(result, lost);
+	}
+	else
+	{
+		char	   *both = mcp_psprintf("%s; reconnecting failed: %s",
+										lost, again.message ? again.message : "");
+
+		if (protocol)
+			mcp_db_set_protocol_failure(result, both);
+		else
+			mcp_db_set_connection_failure(result, both);
+		free(both);
+	}
+	mcp_db_result_free(&again);
+	if (result->status == MCP_DB_CONNECTION_ERROR)
+		result->suggestion =
+			"The connection to the database was lost while the call was "
+			"running; the call may or may not have taken effect, so check "
+			"(for example with select_query) before repeating a write.";
+	free(lost);
+}
+
+/*
+ * Fill result from the statement's answer on a live connection.
+ */
+static void
+set_from_result(const PGresult *res, McpDbResult *result)
+{
+	int			i;
+
+	if (res != NULL && PQresultStatus(res) == PGRES_TUPLES_OK &&
+		PQntuples(res) == 1 && PQnfields(res) <= MCP_DB_MAX_COLUMNS)
+	{
+		result->status = MCP_DB_OK;
+		for (i = 0; i < PQnfields(res); i++)
+			result->values[i] = PQgetisnull(res, 0, i)
+				? NULL : mcp_strdup(PQgetvalue(res, 0, i));
+	}
+	else if (res != NULL && (PQresultStatus(res) == PGRES_FATAL_ERROR ||
+							 PQresultStatus(res) == PGRES_NONFATAL_ERROR))
+		mcp_db_set_sql_failure(result, res);
+	else
+	{
+		result->status = MCP_DB_SQL_ERROR;
+		result->message = mcp_strdup(res == NULL
+									 ? "no result from the server"
+									 : "the statement returned no single row");
+		result->error_type = "unknown_error";
+		result->portable_type = "unknown";
+		result->suggestion = "Retry the call; if it fails again, check the server log.";
+	}
+}
+
+/*
+ * Does res carry this SQLSTATE?
  */
 static bool
 has_sqlstate(const PGresult *res, const char *sqlstate)
@@ -286,68 +575,59 @@ has_sqlstate(const PGresult *res, const char *sqlstate)
 }
 
 /*
- * Make sure there is a usable connection: open one, or reset one the
- * server closed while we were idle.  Returns false with result filled in
- * (connection_error or authentication_error) when that fails.
+ * Make sure conn has a usable connection: open it if there is none, or
+ * open it again if the server closed it while it was idle (the statement
+ * was not sent yet, so nothing runs twice).  On failure, fill result.
  */
 static bool
-ensure_connected(McpDbResult *result)
+ensure_connected(McpConn *conn, McpDbResult *result)
 {
 	const char *const *keywords;
 	const char *const *values;
 
-	if (conn != NULL && !lost_while_idle())
+	if (conn->pg != NULL && !lost_while_idle(conn))
 		return true;
-
-	if (conn != NULL)
+	if (conn->pg != NULL)
 	{
 		mcp_log(MCP_LOG_WARNING,
 				"the database connection was closed while idle; reconnecting");
-		PQreset(conn);
-		prepared_count = 0;
+		mcp_conn_close(conn);
 	}
 	else
-	{
-		mcp_conninfo_params(&keywords, &values);
 		mcp_log(MCP_LOG_INFO, "connecting to the database");
-		conn = PQconnectdbParams(keywords, values, 1);
-		prepared_count = 0;
-		if (conn != NULL)
-			PQsetNoticeReceiver(conn, notice_receiver, NULL);
-	}
-	server_closing = false;
 
-	if (conn != NULL && PQstatus(conn) == CONNECTION_OK)
+	mcp_conninfo_params(&keywords, &values);
+	conn->pg = PQconnectdbParams(keywords, values, 1);
+	conn->prepared_count = 0;
+	conn->server_closing = false;
+	if (conn->pg != NULL && PQstatus(conn->pg) == CONNECTION_OK)
 	{
-		log_connected();
+		PQsetNoticeReceiver(conn->pg, notice_receiver, conn);
+		conn->cancel = PQgetCancel(conn->pg);
+		log_connected(conn->pg);
 		return true;
 	}
 	else
 	{
-		char	   *message = clean_message(conn != NULL
-											? PQerrorMessage(conn)
-											: "out of memory");
+		char	   *message = mcp_db_clean_message(conn->pg != NULL
+												   ? PQerrorMessage(conn->pg)
+												   : "out of memory");
 
 		mcp_log(MCP_LOG_WARNING, "could not connect to the database: %s",
 				message);
-		set_connection_failure(result, message);
+		mcp_db_set_connection_failure(result, message);
 		free(message);
-		if (conn != NULL)
-			PQfinish(conn);
-		conn = NULL;
+		mcp_conn_close(conn);
 		return false;
 	}
 }
 
 /*
- * Has the server closed our idle connection?  Reads whatever is pending on
- * the socket without blocking: the FATAL message a server sends before it
- * closes an idle session reaches the notice receiver, an end-of-file marks
- * the connection bad.  The FATAL alone is enough: the end-of-file may lag
- * behind it by a moment.
+ * Has the server closed this idle connection?  Reads what it sent (a FATAL
+ * notice, an end-of-file) without blocking.
  */
 static bool
-lost_while_idle(void)
+lost_while_idle(McpConn *conn)
 {
 	int			i;
 
@@ -355,260 +635,56 @@ lost_while_idle(void)
 	{
 		struct pollfd pfd;
 
-		if (server_closing || PQstatus(conn) != CONNECTION_OK ||
-			PQsocket(conn) < 0)
+		if (conn->server_closing || PQstatus(conn->pg) != CONNECTION_OK ||
+			PQsocket(conn->pg) < 0)
 			return true;
-		pfd.fd = PQsocket(conn);
+		pfd.fd = PQsocket(conn->pg);
 		pfd.events = POLLIN;
 		pfd.revents = 0;
 		if (poll(&pfd, 1, 0) <= 0)
 			return false;
-		if (!PQconsumeInput(conn))
+		if (!PQconsumeInput(conn->pg))
 			return true;
 	}
-	return server_closing || PQstatus(conn) != CONNECTION_OK;
+	return conn->server_closing || PQstatus(conn->pg) != CONNECTION_OK;
 }
 
 /*
- * One informational line about the new connection.
+ * Log where we are connected (no password, no full connection string).
  */
 static void
-log_connected(void)
+log_connected(PGconn *pg)
 {
-	const char *host = PQhost(conn);
+	const char *host = PQhost(pg);
 
 	mcp_log(MCP_LOG_INFO,
 			"connected to database \"%s\" as user \"%s\" on %s, port %s%s",
-			PQdb(conn), PQuser(conn),
+			PQdb(pg), PQuser(pg),
 			(host != NULL && host[0] == '/') ? "a Unix socket" : host,
-			PQport(conn), PQsslInUse(conn) ? ", SSL" : "");
+			PQport(pg), PQsslInUse(pg) ? ", SSL" : "");
 }
 
 /*
- * libpq's notices (a WARNING from a statement, the FATAL a server sends
- * before closing an idle session) go to the log, masked; never to stdout.
- * A FATAL or PANIC one means the session is ending.
+ * Server notices go to our log; a FATAL one (the server is closing this
+ * connection: idle timeout, administrator's terminate) marks it closing.
  */
 static void
 notice_receiver(void *arg, const PGresult *res)
 {
+	McpConn    *conn = arg;
 	const char *severity = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
 
 	if (severity != NULL &&
 		(strcmp(severity, "FATAL") == 0 || strcmp(severity, "PANIC") == 0))
-		server_closing = true;
+		conn->server_closing = true;
 	mcp_log(MCP_LOG_INFO, "server: %s", PQresultErrorMessage(res));
 }
 
-/*
- * A masked, one-line copy of a libpq message: trailing newlines dropped,
- * inner newlines and tabs folded into single spaces.
- */
-static char *
-clean_message(const char *message)
+static double
+now_ms(void)
 {
-	char	   *masked = mcp_mask_text(message);
-	char	   *out = masked;
-	char	   *p;
-	bool		space = false;
+	struct timespec ts;
 
-	for (p = masked; *p != '\0'; p++)
-	{
-		if (*p == '\n' || *p == '\r' || *p == '\t')
-		{
-			space = true;
-			continue;
-		}
-		if (space && out > masked && out[-1] != ' ')
-			*out++ = ' ';
-		space = false;
-		*out++ = *p;
-	}
-	*out = '\0';
-	return masked;
-}
-
-/*
- * Fill result for a login the server refused: authentication_error.
- */
-static void
-set_auth_failure(McpDbResult *result, const char *message)
-{
-	result->status = MCP_DB_AUTHENTICATION_ERROR;
-	result->message = mcp_strdup(message);
-	result->error_type = "authentication_error";
-	result->portable_type = "permission_denied";
-	result->retryable = false;
-	result->suggestion =
-		"The server refused the login: check the user name and password "
-		"(or ~/.pgpass, PGPASSWORD) in the MCP server's configuration and "
-		"the server's pg_hba.conf; retrying as it is will fail again.";
-}
-
-/*
- * Fill result for a connection that could not be made or was lost (message
- * already masked): authentication_error when the server refused the login,
- * connection_error otherwise, with a suggestion for the usual causes.
- * libpq gives no SQLSTATE for a failed connection, so its message is all
- * there is to go by.
- */
-static void
-set_connection_failure(McpDbResult *result, const char *message)
-{
-	if (contains(message, "password authentication failed") ||
-		contains(message, "no password supplied") ||
-		contains(message, "authentication failed") ||
-		contains(message, "no pg_hba.conf entry") ||
-		contains(message, "is not permitted to log in") ||
-		(contains(message, "role \"") && contains(message, "does not exist")) ||
-		contains(message, "permission denied for database"))
-	{
-		set_auth_failure(result, message);
-		return;
-	}
-	result->status = MCP_DB_CONNECTION_ERROR;
-	result->message = mcp_strdup(message);
-	result->error_type = "connection_error";
-	result->portable_type = "connection_error";
-	/* the envelope's contract: connection_error is always retryable */
-	result->retryable = true;
-	if (contains(message, "SSL was required") ||
-		contains(message, "does not support SSL"))
-	{
-		result->suggestion =
-			"The server does not offer SSL, which neon-ai-tools-mcp requires by "
-			"default for hosts that are not local: add sslmode=disable (or "
-			"prefer) to the connection string if the network is trusted.";
-	}
-	else if (contains(message, "database \"") && contains(message, "does not exist"))
-	{
-		result->suggestion =
-			"The database does not exist: check the database name in the MCP "
-			"server's connection string.";
-	}
-	else
-	{
-		result->suggestion =
-			"The database is not reachable: check that the server is running and "
-			"that the host and port in the MCP server's connection string are "
-			"right, then retry.";
-	}
-}
-
-/*
- * Fill result for a protocol violation (08P01): the server, or a pooler in
- * between, refused the exchange itself.  That is not a lost connection:
- * sending the same call again meets the same refusal, so it is not
- * retryable.  PgBouncer answers 08P01 for its own refusals too.
- */
-static void
-set_protocol_failure(McpDbResult *result, const char *message)
-{
-	result->status = MCP_DB_SQL_ERROR;
-	result->message = mcp_strdup(message);
-	snprintf(result->sqlstate, sizeof(result->sqlstate), "08P01");
-	result->error_type = "unknown_error";
-	result->portable_type = "unknown";
-	result->retryable = false;
-	result->suggestion =
-		"The server or a connection pooler in between refused the protocol "
-		"exchange (SQLSTATE 08P01): check the pooler's settings and log "
-		"(PgBouncer in transaction mode works with this program) before "
-		"calling again.";
-}
-
-/*
- * Fill result for a statement that failed with an SQLSTATE.
- */
-static void
-set_sql_failure(McpDbResult *result, const PGresult *res)
-{
-	const char *sqlstate = PQresultErrorField(res, PG_DIAG_SQLSTATE);
-	const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
-	const char *detail = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL);
-	const char *hint = PQresultErrorField(res, PG_DIAG_MESSAGE_HINT);
-	char	   *message;
-
-	if (sqlstate == NULL)
-		sqlstate = "";
-	if (primary == NULL)
-		primary = PQresultErrorMessage(res);
-	message = clean_message(primary);
-	snprintf(result->sqlstate, sizeof(result->sqlstate), "%s", sqlstate);
-
-	if (strcmp(sqlstate, "08P01") == 0)
-		set_protocol_failure(result, message);
-	else if (strncmp(sqlstate, "08", 2) == 0 || strncmp(sqlstate, "57P", 3) == 0)
-		set_connection_failure(result, message);
-	else if (strncmp(sqlstate, "28", 2) == 0)
-		set_auth_failure(result, message);
-	else
-	{
-		result->status = MCP_DB_SQL_ERROR;
-		result->message = mcp_strdup(message);
-		result->retryable = false;
-		if (strcmp(sqlstate, "42883") == 0 || strcmp(sqlstate, "3F000") == 0)
-		{
-			result->error_type = "unknown_error";
-			result->portable_type = "unknown";
-			result->suggestion =
-				"The neon_ai_tools extension is not installed in this database, or "
-				"its schema is not on the search_path: run CREATE EXTENSION "
-				"neon_ai_tools, or set search_path in the connection string "
-				"(options=-csearch_path=...) or, behind a connection pooler, "
-				"with ALTER ROLE ... SET search_path.";
-		}
-		else if (strcmp(sqlstate, "42501") == 0)
-		{
-			result->error_type = "permission_denied";
-			result->portable_type = "permission_denied";
-			result->suggestion =
-				"The database role may not use the neon_ai_tools functions: ask an "
-				"administrator to grant EXECUTE on them.";
-		}
-		else if (strncmp(sqlstate, "22", 2) == 0)
-		{
-			result->error_type = "invalid_input";
-			result->portable_type = "invalid_input";
-			result->suggestion =
-				"PostgreSQL rejected the arguments as JSON (for example a \\u0000 "
-				"escape): change the offending value and call again.";
-		}
-		else if (strcmp(sqlstate, "57014") == 0)
-		{
-			result->error_type = "timeout";
-			result->portable_type = "timeout";
-			result->retryable = true;
-			result->suggestion =
-				"The statement was canceled (statement_timeout or an administrator): "
-				"narrow the request or retry later.";
-		}
-		else if (strncmp(sqlstate, "53", 2) == 0 || strncmp(sqlstate, "54", 2) == 0)
-		{
-			result->error_type = "resource_exhausted";
-			result->portable_type = "resource_exhausted";
-			result->retryable = true;
-			result->suggestion = "The server ran out of a resource: retry later with a smaller request.";
-		}
-		else
-		{
-			result->error_type = "unknown_error";
-			result->portable_type = "unknown";
-			result->suggestion = "Retry the call; if it fails again, check the server log.";
-		}
-	}
-	if (detail != NULL)
-		result->detail = clean_message(detail);
-	if (hint != NULL)
-		result->hint = clean_message(hint);
-	free(message);
-}
-
-/*
- * Case-sensitive substring test.
- */
-static bool
-contains(const char *haystack, const char *needle)
-{
-	return strstr(haystack, needle) != NULL;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
 }

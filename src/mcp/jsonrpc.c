@@ -48,10 +48,11 @@ static json_object *parse_line(const char *line, size_t len,
 							   json_object **error_data);
 static json_object *parse_failure(const char *reason, size_t offset,
 								  json_object **error_data);
-static json_object *process_message(json_object *message, const char *text,
-									size_t len, bool in_batch);
-static json_object *process_batch(json_object *batch, const char *text,
-								  size_t len);
+static json_object *process_message(McpContext *ctx, json_object *message,
+									const char *text, size_t len,
+									bool in_batch);
+static json_object *process_batch(McpContext *ctx, json_object *batch,
+								  const char *text, size_t len);
 static bool valid_id(json_object *id, const char *text, size_t len);
 
 /*
@@ -108,7 +109,7 @@ jsonrpc_oversized_error(size_t max_bytes)
  * there is nothing to answer (a notification, a blank line, a response).
  */
 json_object *
-jsonrpc_process_line(const char *line, size_t len)
+jsonrpc_process_line(McpContext *ctx, const char *line, size_t len)
 {
 	json_object *message;
 	json_object *response;
@@ -124,9 +125,9 @@ jsonrpc_process_line(const char *line, size_t len)
 	if (error_data != NULL)
 		return jsonrpc_error(NULL, JSONRPC_PARSE_ERROR, "Parse error", error_data);
 	if (json_object_is_type(message, json_type_array))
-		response = process_batch(message, line, len);
+		response = process_batch(ctx, message, line, len);
 	else
-		response = process_message(message, line, len, false);
+		response = process_message(ctx, message, line, len, false);
 	json_object_put(message);
 	return response;
 }
@@ -208,7 +209,8 @@ parse_failure(const char *reason, size_t offset, json_object **error_data)
  * notification).  Only protocol revisions before 2025-06-18 have batches.
  */
 static json_object *
-process_batch(json_object *batch, const char *text, size_t len)
+process_batch(McpContext *ctx, json_object *batch, const char *text,
+			  size_t len)
 {
 	json_object *answers;
 	const char *revision;
@@ -220,7 +222,7 @@ process_batch(json_object *batch, const char *text, size_t len)
 	if (n == 0)
 		return jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
 							 "Invalid Request: empty batch", NULL);
-	if (!mcp_batches_allowed(&revision))
+	if (!mcp_batches_allowed(ctx, &revision))
 	{
 		char	   *message = mcp_psprintf("Invalid Request: JSON-RPC batches are not supported in protocol revision %s",
 										   revision);
@@ -241,7 +243,8 @@ process_batch(json_object *batch, const char *text, size_t len)
 	answers = json_object_new_array();
 	for (i = 0; i < n; i++)
 	{
-		json_object *answer = process_message(json_object_array_get_idx(batch, i),
+		json_object *answer = process_message(ctx,
+											  json_object_array_get_idx(batch, i),
 											  starts[i], lens[i], true);
 
 		if (answer != NULL)
@@ -262,8 +265,8 @@ process_batch(json_object *batch, const char *text, size_t len)
  * message's own text.
  */
 static json_object *
-process_message(json_object *message, const char *text, size_t len,
-				bool in_batch)
+process_message(McpContext *ctx, json_object *message, const char *text,
+				size_t len, bool in_batch)
 {
 	json_object *id = NULL;
 	json_object *jsonrpc = NULL;
@@ -315,10 +318,10 @@ process_message(json_object *message, const char *text, size_t len,
 
 	if (!has_id)
 	{
-		mcp_handle_notification(json_object_get_string(method), params);
+		mcp_handle_notification(ctx, json_object_get_string(method), params);
 		return NULL;
 	}
-	return mcp_dispatch(json_object_get_string(method), id, params,
+	return mcp_dispatch(ctx, json_object_get_string(method), id, params,
 						params_text, params_len, in_batch);
 }
 
@@ -350,4 +353,29 @@ valid_id(json_object *id, const char *text, size_t len)
 							   mcp_strndup(id_text, id_len),
 							   json_object_free_userdata);
 	return true;
+}
+
+/*
+ * A message as one line of text (no raw newline: control characters in
+ * strings are escaped), malloc'd.
+ */
+char *
+jsonrpc_to_text(json_object *message)
+{
+	return mcp_strdup(json_object_to_json_string_ext(message,
+													 JSON_C_TO_STRING_PLAIN |
+													 JSON_C_TO_STRING_NOSLASHESCAPE));
+}
+
+/*
+ * A context for one message of session (NULL: none).
+ */
+void
+mcp_context_init(McpContext *ctx, McpSession *session)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->session = session;
+	ctx->scope = session != NULL ? session->id : "";
+	ctx->client_fd = -1;
+	ctx->outcome = "ok";
 }

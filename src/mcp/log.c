@@ -42,7 +42,7 @@ void
 mcp_log(McpLogLevel level, const char *fmt,...)
 {
 	static const char *const prefixes[] = {
-		"error: ", "warning: ", "", "debug: "
+		"error: ", "warning: ", "", "", "debug: "
 	};
 	va_list		ap;
 	int			needed;

@@ -16,32 +16,75 @@
  *
  *-------------------------------------------------------------------------
  */
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "auth.h"
+#include "http.h"
 #include "neon_ai_tools_mcp.h"
+
+/* HTTP defaults (see --help) */
+#define DEFAULT_HTTP_POOL_SIZE 4
+#define DEFAULT_MAX_CONNECTIONS 64
+#define DEFAULT_SHUTDOWN_GRACE_MS 10000
+#define POOL_WAIT_MS 30000
+#define REQUESTS_PER_CONNECTION 4	/* default --max-requests per pooled one */
+#define MAX_ORIGINS 32
+
+/* long options without a short form */
+enum
+{
+	OPT_SHOW_CONNINFO = 1,
+	OPT_HELP,
+	OPT_HTTP,
+	OPT_POOL_SIZE,
+	OPT_ALLOW_ORIGIN,
+	OPT_TLS_CERT,
+	OPT_TLS_KEY,
+	OPT_ALLOW_INSECURE,
+	OPT_MAX_CONNECTIONS,
+	OPT_MAX_BODY,
+	OPT_MAX_REQUESTS,
+	OPT_AUTH_TOKENS,
+	OPT_JWT_SECRET,
+	OPT_JWT_KEY,
+	OPT_JWT_CLAIM,
+	OPT_JWT_AUDIENCE,
+	OPT_JWT_ISSUER,
+	OPT_AUTH_SERVER,
+	OPT_RESOURCE_URL
+};
 
 static void help(void);
 static void version(void);
-static int	serve(void);
 static void cleanup(void);
+/* what the command line asks for */
+typedef struct Options
+{
+	McpHttpSettings http;
+	McpAuthSettings auth;
+	bool		serve_http;		/* --http */
+	int			pool_size;
+	int			verbosity;
+	bool		show_conninfo;
+	const char *conninfo;
+} Options;
+
+static void parse_options(int argc, char **argv, Options *o);
+static int	serve_stdio(Options *o);
+static int	serve_http(Options *o);
+static bool parse_listen(const char *arg, McpHttpSettings *http);
+static int	positive(const char *option, const char *arg);
+MCP_NORETURN static void usage_error(void);
 
 int
 main(int argc, char **argv)
 {
-	static const struct option long_options[] = {
-		{"help", no_argument, NULL, 2},
-		{"show-conninfo", no_argument, NULL, 1},
-		{"verbose", no_argument, NULL, 'v'},
-		{"version", no_argument, NULL, 'V'},
-		{NULL, 0, NULL, 0}
-	};
-	int			c;
-	int			verbosity = 0;
-	bool		show_conninfo = false;
-	const char *conninfo = NULL;
+	Options		o;
 	char	   *errmsg = NULL;
 	int			status;
 	int			i;
@@ -60,46 +103,11 @@ main(int argc, char **argv)
 			exit(MCP_EXIT_OK);
 		}
 	}
-
-	while ((c = getopt_long(argc, argv, "vV", long_options, NULL)) != -1)
-	{
-		switch (c)
-		{
-			case 'v':
-				verbosity++;
-				break;
-			case 'V':
-				version();
-				exit(MCP_EXIT_OK);
-			case 1:
-				show_conninfo = true;
-				break;
-			case 2:
-				help();
-				exit(MCP_EXIT_OK);
-			default:
-				/* getopt_long has said what is wrong */
-				fprintf(stderr, "Try \"%s --help\" for more information.\n",
-						MCP_PROGNAME);
-				exit(MCP_EXIT_USAGE);
-		}
-	}
-	if (optind < argc)
-		conninfo = argv[optind++];
-	if (optind < argc)
-	{
-		mcp_mask_add_conninfo_secrets(conninfo);
-		mcp_log(MCP_LOG_ERROR, "too many command-line arguments (first is \"%s\")",
-				argv[optind]);
-		fprintf(stderr, "Try \"%s --help\" for more information.\n",
-				MCP_PROGNAME);
-		mcp_mask_forget();
-		exit(MCP_EXIT_USAGE);
-	}
-	mcp_log_set_verbosity(verbosity);
+	parse_options(argc, argv, &o);
+	mcp_log_set_verbosity(o.verbosity);
 
 	/* keep our copy, then hide the password from ps */
-	if (!mcp_conninfo_configure(conninfo, &errmsg))
+	if (!mcp_conninfo_configure(o.conninfo, &errmsg))
 	{
 		mcp_log(MCP_LOG_ERROR, "invalid connection string: %s", errmsg);
 		free(errmsg);
@@ -109,7 +117,7 @@ main(int argc, char **argv)
 	for (i = 1; i < argc; i++)
 		mcp_mask_in_place(argv[i]);
 
-	if (show_conninfo)
+	if (o.show_conninfo)
 	{
 		mcp_conninfo_show(stdout);
 		cleanup();
@@ -119,57 +127,243 @@ main(int argc, char **argv)
 	/* a client that went away is seen as a write error, not a signal */
 	signal(SIGPIPE, SIG_IGN);
 
-	mcp_log(MCP_LOG_INFO, "%s %s ready (MCP over stdio)", MCP_PROGNAME, MCP_VERSION);
-	status = serve();
+	status = o.serve_http ? serve_http(&o) : serve_stdio(&o);
 	cleanup();
 	return status;
 }
 
 /*
- * The session: read, answer, until the end of input.  Returns the exit
- * code.
+ * The command line, into *o; a usage error exits.
  */
-static int
-serve(void)
+static void
+parse_options(int argc, char **argv, Options *o)
 {
-	McpReader	reader;
-	int			status = MCP_EXIT_OK;
+	static const struct option long_options[] = {
+		{"help", no_argument, NULL, OPT_HELP},
+		{"show-conninfo", no_argument, NULL, OPT_SHOW_CONNINFO},
+		{"verbose", no_argument, NULL, 'v'},
+		{"version", no_argument, NULL, 'V'},
+		{"http", required_argument, NULL, OPT_HTTP},
+		{"pool-size", required_argument, NULL, OPT_POOL_SIZE},
+		{"allow-origin", required_argument, NULL, OPT_ALLOW_ORIGIN},
+		{"tls-cert", required_argument, NULL, OPT_TLS_CERT},
+		{"tls-key", required_argument, NULL, OPT_TLS_KEY},
+		{"allow-insecure-http", no_argument, NULL, OPT_ALLOW_INSECURE},
+		{"max-connections", required_argument, NULL, OPT_MAX_CONNECTIONS},
+		{"max-body", required_argument, NULL, OPT_MAX_BODY},
+		{"max-requests", required_argument, NULL, OPT_MAX_REQUESTS},
+		{"auth-tokens", required_argument, NULL, OPT_AUTH_TOKENS},
+		{"jwt-secret-file", required_argument, NULL, OPT_JWT_SECRET},
+		{"jwt-public-key", required_argument, NULL, OPT_JWT_KEY},
+		{"jwt-role-claim", required_argument, NULL, OPT_JWT_CLAIM},
+		{"jwt-audience", required_argument, NULL, OPT_JWT_AUDIENCE},
+		{"jwt-issuer", required_argument, NULL, OPT_JWT_ISSUER},
+		{"authorization-server", required_argument, NULL, OPT_AUTH_SERVER},
+		{"resource-url", required_argument, NULL, OPT_RESOURCE_URL},
+		{NULL, 0, NULL, 0}
+	};
+	static const char *origins[MAX_ORIGINS];
+	int			c;
 
-	mcp_reader_init(&reader, stdin, MCP_MAX_MESSAGE_BYTES);
-	for (;;)
+	memset(o, 0, sizeof(*o));
+	o->http.address = "127.0.0.1";
+	o->http.allowed_origins = origins;
+	o->http.max_connections = DEFAULT_MAX_CONNECTIONS;
+	o->http.max_body_bytes = MCP_MAX_MESSAGE_BYTES;
+	o->http.shutdown_grace_ms = DEFAULT_SHUTDOWN_GRACE_MS;
+	o->auth.jwt_leeway_seconds = -1;
+	while ((c = getopt_long(argc, argv, "vV", long_options, NULL)) != -1)
 	{
-		McpReadStatus rs = mcp_read_message(&reader);
-		json_object *response = NULL;
-
-		if (rs == MCP_READ_EOF)
+		switch (c)
 		{
-			mcp_log(MCP_LOG_INFO, "end of input; exiting");
-			break;
-		}
-		if (rs == MCP_READ_FAILED)
-		{
-			mcp_log(MCP_LOG_ERROR, "could not read standard input");
-			status = MCP_EXIT_FATAL;
-			break;
-		}
-		if (rs == MCP_READ_TOO_LONG)
-			response = jsonrpc_oversized_error(reader.max_bytes);
-		else
-			response = jsonrpc_process_line(reader.buf, reader.len);
-		if (response != NULL)
-		{
-			bool		ok = mcp_write_message(response);
-
-			json_object_put(response);
-			if (!ok)
-			{
-				status = MCP_EXIT_FATAL;
+			case 'v':
+				o->verbosity++;
 				break;
-			}
+			case 'V':
+				version();
+				exit(MCP_EXIT_OK);
+			case OPT_SHOW_CONNINFO:
+				o->show_conninfo = true;
+				break;
+			case OPT_HELP:
+				help();
+				exit(MCP_EXIT_OK);
+			case OPT_HTTP:
+				if (!parse_listen(optarg, &o->http))
+					usage_error();
+				o->serve_http = true;
+				break;
+			case OPT_POOL_SIZE:
+				o->pool_size = positive("--pool-size", optarg);
+				break;
+			case OPT_ALLOW_ORIGIN:
+				if (o->http.n_allowed_origins == MAX_ORIGINS)
+				{
+					mcp_log(MCP_LOG_ERROR, "at most %d --allow-origin options", MAX_ORIGINS);
+					usage_error();
+				}
+				origins[o->http.n_allowed_origins++] = optarg;
+				break;
+			case OPT_TLS_CERT:
+				o->http.tls_cert_file = optarg;
+				break;
+			case OPT_TLS_KEY:
+				o->http.tls_key_file = optarg;
+				break;
+			case OPT_ALLOW_INSECURE:
+				o->http.allow_insecure = true;
+				break;
+			case OPT_MAX_CONNECTIONS:
+				o->http.max_connections = positive("--max-connections", optarg);
+				break;
+			case OPT_MAX_REQUESTS:
+				o->http.max_requests = positive("--max-requests", optarg);
+				break;
+			case OPT_MAX_BODY:
+				o->http.max_body_bytes = (size_t) positive("--max-body", optarg);
+				break;
+			case OPT_AUTH_TOKENS:
+				o->auth.tokens_file = optarg;
+				break;
+			case OPT_JWT_SECRET:
+				o->auth.jwt_secret_file = optarg;
+				break;
+			case OPT_JWT_KEY:
+				o->auth.jwt_key_file = optarg;
+				break;
+			case OPT_JWT_CLAIM:
+				o->auth.jwt_role_claim = optarg;
+				break;
+			case OPT_JWT_AUDIENCE:
+				o->auth.jwt_audience = optarg;
+				break;
+			case OPT_JWT_ISSUER:
+				o->auth.jwt_issuer = optarg;
+				break;
+			case OPT_AUTH_SERVER:
+				o->auth.authorization_server = optarg;
+				break;
+			case OPT_RESOURCE_URL:
+				o->auth.resource = optarg;
+				break;
+			default:
+				/* getopt_long has said what is wrong */
+				usage_error();
 		}
 	}
-	mcp_reader_free(&reader);
-	return status;
+	if (optind < argc)
+		o->conninfo = argv[optind++];
+	if (optind < argc)
+	{
+		mcp_mask_add_conninfo_secrets(o->conninfo);
+		mcp_log(MCP_LOG_ERROR, "too many command-line arguments (first is \"%s\")",
+				argv[optind]);
+		usage_error();
+	}
+}
+
+/*
+ * MCP over stdio: one session, one connection.
+ */
+static int
+serve_stdio(Options *o)
+{
+	if (o->auth.tokens_file || o->auth.jwt_secret_file || o->auth.jwt_key_file)
+	{
+		mcp_log(MCP_LOG_ERROR, "bearer tokens are for --http; over stdio the connection string's role is used");
+		usage_error();
+	}
+	mcp_pool_configure(1, POOL_WAIT_MS);
+	mcp_log(MCP_LOG_INFO, "%s %s ready (MCP over stdio)", MCP_PROGNAME, MCP_VERSION);
+	return mcp_serve_stdio();
+}
+
+/*
+ * MCP over HTTP: tokens, the pool, the listener.
+ */
+static int
+serve_http(Options *o)
+{
+	char	   *errmsg = NULL;
+
+	if (!mcp_auth_configure(&o->auth, &errmsg))
+	{
+		mcp_log(MCP_LOG_ERROR, "%s", errmsg);
+		free(errmsg);
+		return MCP_EXIT_USAGE;
+	}
+	if (o->pool_size <= 0)
+		o->pool_size = DEFAULT_HTTP_POOL_SIZE;
+	mcp_pool_configure(o->pool_size, POOL_WAIT_MS);
+	if (o->http.max_requests <= 0)
+		o->http.max_requests = o->pool_size * REQUESTS_PER_CONNECTION;
+	return mcp_serve_http(&o->http);
+}
+
+/*
+ * --http [ADDR:]PORT; an IPv6 address goes in brackets: [::1]:8080.
+ */
+static bool
+parse_listen(const char *arg, McpHttpSettings *http)
+{
+	static char address[256];
+	const char *colon = strrchr(arg, ':');
+	const char *port = arg;
+
+	if (colon != NULL)
+	{
+		size_t		len = (size_t) (colon - arg);
+
+		if (arg[0] == '[' && len >= 2 && arg[len - 1] == ']')
+		{
+			arg++;
+			len -= 2;
+		}
+		if (len == 0 || len >= sizeof(address))
+		{
+			mcp_log(MCP_LOG_ERROR, "invalid --http address \"%s\"", arg);
+			return false;
+		}
+		memcpy(address, arg, len);
+		address[len] = '\0';
+		http->address = address;
+		port = colon + 1;
+	}
+	http->port = positive("--http port", port);
+	if (http->port > 65535)
+	{
+		mcp_log(MCP_LOG_ERROR, "invalid --http port \"%s\"", port);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * A positive integer option, or a usage error.
+ */
+static int
+positive(const char *option, const char *arg)
+{
+	char	   *end;
+	long		value;
+
+	errno = 0;
+	value = strtol(arg, &end, 10);
+	if (errno != 0 || end == arg || *end != '\0' || value <= 0 || value > INT_MAX)
+	{
+		mcp_log(MCP_LOG_ERROR, "invalid value \"%s\" for %s: a positive integer is required",
+				arg, option);
+		usage_error();
+	}
+	return (int) value;
+}
+
+MCP_NORETURN static void
+usage_error(void)
+{
+	fprintf(stderr, "Try \"%s --help\" for more information.\n", MCP_PROGNAME);
+	cleanup();
+	exit(MCP_EXIT_USAGE);
 }
 
 /*
@@ -178,7 +372,8 @@ serve(void)
 static void
 cleanup(void)
 {
-	mcp_db_disconnect();
+	mcp_pool_close();
+	mcp_auth_forget();
 	mcp_conninfo_forget();
 	mcp_mask_forget();
 }
@@ -199,8 +394,9 @@ static void
 help(void)
 {
 	printf("%s serves the tools of the neon_ai_tools PostgreSQL extension to MCP\n"
-		   "clients (Model Context Protocol, stdio transport: JSON-RPC 2.0, one message\n"
-		   "per line on standard input and output; logs go to standard error).\n\n",
+		   "clients (Model Context Protocol): over stdio by default (JSON-RPC 2.0, one\n"
+		   "message per line on standard input and output), or over Streamable HTTP\n"
+		   "with --http.  Logs go to standard error.\n\n",
 		   MCP_PROGNAME);
 	printf("Usage:\n");
 	printf("  %s [OPTION]... [CONNINFO]\n\n", MCP_PROGNAME);
@@ -216,14 +412,49 @@ help(void)
 	printf("  -v, --verbose          log more to standard error (twice: debugging output)\n");
 	printf("  -V, --version          output version information, then exit\n");
 	printf("  -?, --help             show this help, then exit\n\n");
+	printf("HTTP options:\n");
+	printf("      --http [ADDR:]PORT serve MCP over Streamable HTTP on http(s)://ADDR:PORT/mcp\n"
+		   "                         (ADDR defaults to 127.0.0.1; IPv6 in brackets)\n");
+	printf("      --pool-size N      database connections shared by requests (default %d)\n",
+		   DEFAULT_HTTP_POOL_SIZE);
+	printf("      --max-connections N  HTTP connections at once (default %d)\n",
+		   DEFAULT_MAX_CONNECTIONS);
+	printf("      --max-requests N   requests in progress at once; more get 503 with\n"
+		   "                         Retry-After (default %d per pooled connection)\n",
+		   REQUESTS_PER_CONNECTION);
+	printf("      --max-body BYTES   largest request body; larger gets 413 (default %d)\n",
+		   MCP_MAX_MESSAGE_BYTES);
+	printf("      --allow-origin ORIGIN  a browser Origin allowed besides loopback pages\n"
+		   "                         (repeatable; \"*\" allows all); others get 403\n");
+	printf("      --tls-cert FILE, --tls-key FILE  serve HTTPS with this PEM certificate\n");
+	printf("      --allow-insecure-http  allow a non-loopback ADDR without TLS\n\n");
+	printf("Bearer tokens (HTTP; each names the database role a request runs as):\n");
+	printf("      --auth-tokens FILE lines \"ROLE SHA256-OF-TOKEN\" (make one with\n"
+		   "                         printf %%s \"$TOKEN\" | sha256sum)\n");
+	printf("      --jwt-secret-file FILE  HS256 JWTs signed with this secret\n");
+	printf("      --jwt-public-key FILE   RS256 (RSA) or ES256 (P-256) JWTs, PEM public key\n");
+	printf("      --jwt-role-claim NAME   the claim naming the role (default \"role\";\n"
+		   "                         a dotted path walks into objects)\n");
+	printf("      --jwt-audience AUD, --jwt-issuer ISS  required aud and iss\n");
+	printf("      --authorization-server URL  advertised in the OAuth protected-resource\n"
+		   "                         metadata (/.well-known/oauth-protected-resource)\n");
+	printf("      --resource-url URL the endpoint's public URL, for that metadata\n\n");
+	printf("With tokens, the program connects as an authenticator role (LOGIN NOINHERIT,\n"
+		   "granted the agent roles) and runs each request as the token's role\n"
+		   "(set_config('role', ..., true) in the request's transaction).  A\n"
+		   "non-loopback ADDR needs tokens, and TLS or --allow-insecure-http.\n\n");
 	printf("Examples:\n");
 	printf("  %s \"host=/var/run/postgresql dbname=app\"\n", MCP_PROGNAME);
 	printf("  PGPASSWORD=... %s \"postgresql://agent@db.example.com/app\"\n", MCP_PROGNAME);
+	printf("  %s --http 8080 --auth-tokens /etc/neon-ai-tools/tokens \"dbname=app user=authenticator\"\n",
+		   MCP_PROGNAME);
 	printf("  Keep passwords off the command line: PGPASSWORD, ~/.pgpass or a service\n"
-		   "  file.  Passwords are masked in every message and log line.\n\n");
+		   "  file.  Passwords and tokens are masked in every message and log line.\n\n");
 	printf("Exit status:\n");
-	printf("  %d  the client closed standard input (the end of a session)\n", MCP_EXIT_OK);
-	printf("  %d  usage error: a bad option, or a connection string libpq cannot parse\n",
+	printf("  %d  the client closed standard input (the end of a session), or SIGTERM\n",
+		   MCP_EXIT_OK);
+	printf("  %d  usage error: a bad option, or a connection string libpq cannot parse,\n"
+		   "     or an HTTP address, certificate or token file that cannot be used\n",
 		   MCP_EXIT_USAGE);
 	printf("  %d  standard input or output failed (the client went away), or out of\n"
 		   "     memory\n", MCP_EXIT_FATAL);

@@ -46,15 +46,13 @@
 #include <time.h>
 
 #include "neon_ai_tools_mcp.h"
+#include "revision.h"
 
-/* newest first; the first one is the default */
-static const char *const SUPPORTED_REVISIONS[] = {
-	"2025-11-25",
-	"2025-06-18",
-	"2025-03-26",
-	"2024-11-05",
-	NULL
-};
+/*
+ * How long a stateless client may keep the tool list: the catalog changes
+ * only when an administrator changes settings or custom tools.
+ */
+#define CATALOG_TTL_MS 60000
 
 static const char *const INSTRUCTIONS =
 "Tools of the neon_ai_tools PostgreSQL extension. They run inside the "
@@ -64,8 +62,6 @@ static const char *const INSTRUCTIONS =
 "data (rows), or success false with errorType, error and a suggestion to "
 "act on.";
 
-/* the session: the revision initialize negotiated (NULL before it) */
-static const char *negotiated_revision = NULL;
 
 /* one request as the handlers see it */
 typedef struct McpRequest
@@ -76,12 +72,19 @@ typedef struct McpRequest
 	bool		in_batch;
 } McpRequest;
 
-typedef json_object *(*McpHandler) (json_object *id, const McpRequest *req);
+typedef json_object *(*McpHandler) (McpContext *ctx, json_object *id,
+									 const McpRequest *req);
 
-static json_object *handle_initialize(json_object *id, const McpRequest *req);
-static json_object *handle_ping(json_object *id, const McpRequest *req);
-static json_object *handle_tools_list(json_object *id, const McpRequest *req);
-static json_object *handle_tools_call(json_object *id, const McpRequest *req);
+static json_object *handle_initialize(McpContext *ctx, json_object *id,
+									   const McpRequest *req);
+static json_object *handle_ping(McpContext *ctx, json_object *id,
+									   const McpRequest *req);
+static json_object *handle_tools_list(McpContext *ctx, json_object *id,
+									   const McpRequest *req);
+static json_object *handle_tools_call(McpContext *ctx, json_object *id,
+									   const McpRequest *req);
+static json_object *handle_discover(McpContext *ctx, json_object *id,
+									const McpRequest *req);
 
 /* the methods answered, and their handlers */
 static const struct
@@ -93,15 +96,19 @@ static const struct
 	{"ping", handle_ping},
 	{"tools/list", handle_tools_list},
 	{"tools/call", handle_tools_call},
+	{"server/discover", handle_discover},
 };
 static json_object *invalid_params(json_object *id, const char *message);
 static json_object *failure_envelope(const char *tool, const McpDbResult *db,
 									 double elapsed_ms);
 static json_object *verbatim_json(json_object *value, const char *text);
 static void unexpected_answer(McpDbResult *db, const char *message);
-static json_object *tool_result(const char *text, json_object *envelope,
-								bool is_error);
-static const char *session_revision(void);
+static json_object *tool_result(const McpContext *ctx, const char *text,
+								json_object *envelope, bool is_error);
+static json_object *server_capabilities(void);
+static void add_caching_hints(const McpContext *ctx, json_object *result);
+static void note_outcome(McpContext *ctx, const McpDbResult *db);
+static void set_progress_token(McpContext *ctx, json_object *params);
 static double now_ms(void);
 
 /*
@@ -109,35 +116,62 @@ static double now_ms(void);
  * params_text/params_len is its exact text in the message.
  */
 json_object *
-mcp_dispatch(const char *method, json_object *id, json_object *params,
-			 const char *params_text, size_t params_len, bool in_batch)
+mcp_dispatch(McpContext *ctx, const char *method, json_object *id,
+			 json_object *params, const char *params_text, size_t params_len,
+			 bool in_batch)
 {
 	McpRequest	req = {params, params_text, params_len, in_batch};
+	json_object *response;
 	json_object *data;
 	size_t		i;
 
 	mcp_log(MCP_LOG_DEBUG, "request %s", method);
+	snprintf(ctx->method, sizeof(ctx->method), "%s", method);
+	response = mcp_resolve_revision(ctx, method, id, params);
+	if (response != NULL)
+		return response;
 	for (i = 0; i < sizeof(methods) / sizeof(methods[0]); i++)
 	{
 		if (strcmp(method, methods[i].method) != 0)
 			continue;
 		if (params != NULL && !json_object_is_type(params, json_type_object))
 			return invalid_params(id, "Invalid params: params must be an object");
-		return methods[i].handler(id, &req);
+		set_progress_token(ctx, params);
+		response = methods[i].handler(ctx, id, &req);
+		mcp_decorate_result(ctx, response);
+		return response;
 	}
 	data = json_object_new_object();
 	json_object_object_add(data, "method", json_object_new_string(method));
+	if (ctx->stateless)
+		ctx->http_status = 404;
 	return jsonrpc_error(id, JSONRPC_METHOD_NOT_FOUND, "Method not found", data);
 }
 
 /*
- * Notifications are never answered.
+ * Notifications are never answered.  notifications/cancelled stops the
+ * request it names, if it is in flight in the same scope (calls.c).
  */
 void
-mcp_handle_notification(const char *method, json_object *params)
+mcp_handle_notification(McpContext *ctx, const char *method, json_object *params)
 {
+	json_object *request_id;
+
 	if (strcmp(method, "notifications/initialized") == 0)
 		mcp_log(MCP_LOG_DEBUG, "the client is ready");
+	else if (strcmp(method, "notifications/cancelled") == 0 && params != NULL &&
+			 json_object_is_type(params, json_type_object) &&
+			 json_object_object_get_ex(params, "requestId", &request_id))
+	{
+		char	   *key = mcp_id_key(request_id);
+
+		if (key != NULL)
+		{
+			mcp_log(MCP_LOG_INFO, "cancelling request %s%s", key,
+					mcp_inflight_cancel(ctx->scope, key) ? "" : " (not running yet)");
+			free(key);
+		}
+	}
 	else
 		mcp_log(MCP_LOG_DEBUG, "ignored notification %s", method);
 }
@@ -147,35 +181,90 @@ mcp_handle_notification(const char *method, json_object *params)
  * to the session's revision for the error message.
  */
 bool
-mcp_batches_allowed(const char **revision)
+mcp_batches_allowed(const McpContext *ctx, const char **revision)
 {
-	*revision = session_revision();
-	return negotiated_revision != NULL &&
-		strcmp(negotiated_revision, "2025-06-18") < 0;
+	const char *negotiated = ctx->session != NULL ? ctx->session->revision : NULL;
+
+	*revision = negotiated != NULL ? negotiated : mcp_session_revision_for("");
+	return negotiated != NULL && strcmp(negotiated, "2025-06-18") < 0;
+}
+
+/*
+ * A request id as a key for calls.c: "s:" and a string's value, "n:" and
+ * an integer's digits.  NULL for anything else.
+ */
+char *
+mcp_id_key(json_object *id)
+{
+	if (json_object_is_type(id, json_type_string))
+		return mcp_psprintf("s:%s", json_object_get_string(id));
+	if (json_object_is_type(id, json_type_int))
+		return mcp_psprintf("n:%lld", (long long) json_object_get_int64(id));
+	return NULL;
+}
+
+/*
+ * notifications/progress for the request, elapsed_ms into its statement.
+ * progress must increase: it counts whole seconds.
+ */
+json_object *
+mcp_progress_notification(const McpContext *ctx, double elapsed_ms)
+{
+	json_object *message = json_object_new_object();
+	json_object *params = json_object_new_object();
+	char	   *text = mcp_psprintf("running for %.0f s", elapsed_ms / 1000.0);
+
+	json_object_object_add(params, "progressToken", json_object_get(ctx->progress_token));
+	json_object_object_add(params, "progress",
+						   json_object_new_int64((int64_t) (elapsed_ms / 1000.0 + 0.5)));
+	json_object_object_add(params, "message", json_object_new_string(text));
+	free(text);
+	json_object_object_add(message, "jsonrpc", json_object_new_string("2.0"));
+	json_object_object_add(message, "method", json_object_new_string("notifications/progress"));
+	json_object_object_add(message, "params", params);
+	return message;
+}
+
+/*
+ * Note the request's progress token (a string or an integer), if any.
+ */
+static void
+set_progress_token(McpContext *ctx, json_object *params)
+{
+	json_object *meta;
+	json_object *token;
+
+	ctx->progress_token = NULL;
+	if (params != NULL &&
+		json_object_object_get_ex(params, "_meta", &meta) &&
+		json_object_is_type(meta, json_type_object) &&
+		json_object_object_get_ex(meta, "progressToken", &token) &&
+		(json_object_is_type(token, json_type_string) ||
+		 json_object_is_type(token, json_type_int)))
+		ctx->progress_token = token;
 }
 
 /*
  * initialize: negotiate the revision, describe the server.
  */
 static json_object *
-handle_initialize(json_object *id, const McpRequest *req)
+handle_initialize(McpContext *ctx, json_object *id, const McpRequest *req)
 {
 	json_object *params = req->params;
 	bool		in_batch = req->in_batch;
 	json_object *version;
 	json_object *client_info;
 	json_object *result;
-	json_object *capabilities;
-	json_object *tools;
-	json_object *server_info;
 	const char *requested;
-	int			i;
 
 	if (in_batch)
 		return jsonrpc_error(id, JSONRPC_INVALID_REQUEST,
 							 "Invalid Request: initialize must not be part of a batch",
 							 NULL);
-	if (negotiated_revision != NULL)
+	if (ctx->session == NULL)
+		return jsonrpc_error(id, JSONRPC_INVALID_REQUEST,
+							 "Invalid Request: initialize needs a session", NULL);
+	if (ctx->session->revision != NULL)
 		return jsonrpc_error(id, JSONRPC_INVALID_REQUEST,
 							 "Invalid Request: the session is already initialized",
 							 NULL);
@@ -185,10 +274,7 @@ handle_initialize(json_object *id, const McpRequest *req)
 		return invalid_params(id, "Invalid params: protocolVersion (a string) is required");
 
 	requested = json_object_get_string(version);
-	negotiated_revision = SUPPORTED_REVISIONS[0];
-	for (i = 0; SUPPORTED_REVISIONS[i] != NULL; i++)
-		if (strcmp(requested, SUPPORTED_REVISIONS[i]) == 0)
-			negotiated_revision = SUPPORTED_REVISIONS[i];
+	ctx->session->revision = ctx->revision = mcp_session_revision_for(requested);
 	if (json_object_object_get_ex(params, "clientInfo", &client_info) &&
 		json_object_is_type(client_info, json_type_object))
 	{
@@ -198,24 +284,14 @@ handle_initialize(json_object *id, const McpRequest *req)
 		mcp_log(MCP_LOG_INFO, "client %s %s asked for revision %s, using %s",
 				name ? json_object_get_string(name) : "(unnamed)",
 				cversion ? json_object_get_string(cversion) : "",
-				requested, negotiated_revision);
+				requested, ctx->revision);
 	}
 
 	result = json_object_new_object();
 	json_object_object_add(result, "protocolVersion",
-						   json_object_new_string(negotiated_revision));
-	capabilities = json_object_new_object();
-	tools = json_object_new_object();
-	json_object_object_add(tools, "listChanged", json_object_new_boolean(0));
-	json_object_object_add(capabilities, "tools", tools);
-	json_object_object_add(result, "capabilities", capabilities);
-	server_info = json_object_new_object();
-	json_object_object_add(server_info, "name", json_object_new_string(MCP_PROGNAME));
-	if (strcmp(negotiated_revision, "2025-06-18") >= 0)
-		json_object_object_add(server_info, "title",
-							   json_object_new_string("neon_ai_tools"));
-	json_object_object_add(server_info, "version", json_object_new_string(MCP_VERSION));
-	json_object_object_add(result, "serverInfo", server_info);
+						   json_object_new_string(ctx->revision));
+	json_object_object_add(result, "capabilities", server_capabilities());
+	json_object_object_add(result, "serverInfo", mcp_server_info(ctx->revision));
 	json_object_object_add(result, "instructions",
 						   json_object_new_string(INSTRUCTIONS));
 	return jsonrpc_result(id, result);
@@ -225,27 +301,73 @@ handle_initialize(json_object *id, const McpRequest *req)
  * ping: an empty result.
  */
 static json_object *
-handle_ping(json_object *id, const McpRequest *req)
+handle_ping(McpContext *ctx, json_object *id, const McpRequest *req)
 {
 	return jsonrpc_result(id, json_object_new_object());
+}
+
+/*
+ * server/discover (2026-07-28): what initialize told the session-based
+ * revisions, for one request.
+ */
+static json_object *
+handle_discover(McpContext *ctx, json_object *id, const McpRequest *req)
+{
+	json_object *result = json_object_new_object();
+
+	json_object_object_add(result, "supportedVersions", mcp_supported_revisions());
+	json_object_object_add(result, "capabilities", server_capabilities());
+	json_object_object_add(result, "instructions", json_object_new_string(INSTRUCTIONS));
+	add_caching_hints(ctx, result);
+	return jsonrpc_result(id, result);
+}
+
+/*
+ * What the server offers: tools only.
+ */
+static json_object *
+server_capabilities(void)
+{
+	json_object *capabilities = json_object_new_object();
+	json_object *tools = json_object_new_object();
+
+	json_object_object_add(tools, "listChanged", json_object_new_boolean(0));
+	json_object_object_add(capabilities, "tools", tools);
+	return capabilities;
+}
+
+/*
+ * 2026-07-28's caching hints (server/utilities/caching.mdx).  The tool
+ * list follows the role's settings, so with authentication (one role per
+ * token) a cache must not share it across callers.
+ */
+static void
+add_caching_hints(const McpContext *ctx, json_object *result)
+{
+	if (!ctx->stateless)
+		return;
+	json_object_object_add(result, "ttlMs", json_object_new_int(CATALOG_TTL_MS));
+	json_object_object_add(result, "cacheScope",
+						   json_object_new_string(ctx->role != NULL ? "private" : "public"));
 }
 
 /*
  * tools/list: the extension's MCP catalog, all in one page (no cursor).
  */
 static json_object *
-handle_tools_list(json_object *id, const McpRequest *req)
+handle_tools_list(McpContext *ctx, json_object *id, const McpRequest *req)
 {
 	McpDbResult db;
 	json_object *response;
 	double		start = now_ms();
 
 	/* outputSchema came with 2025-06-18, as structuredContent did */
-	mcp_db_query(strcmp(session_revision(), "2025-06-18") >= 0 ?
+	mcp_db_query(ctx, strcmp(ctx->revision, "2025-06-18") >= 0 ?
 				 "SELECT l::text, jsonb_typeof(l) FROM ai_tool_list('mcp') l" :
 				 "SELECT l::text, jsonb_typeof(l) FROM (SELECT coalesce(jsonb_agg(t - 'outputSchema' ORDER BY n), '[]') l"
 				 " FROM jsonb_array_elements(ai_tool_list('mcp')) WITH ORDINALITY e(t, n)) s",
 				 0, NULL, &db);
+	note_outcome(ctx, &db);
 	if (db.status == MCP_DB_OK &&
 		(db.values[0] == NULL || db.values[1] == NULL ||
 		 strcmp(db.values[1], "array") != 0))
@@ -256,6 +378,7 @@ handle_tools_list(json_object *id, const McpRequest *req)
 
 		json_object_object_add(result, "tools",
 							   verbatim_json(json_object_new_array(), db.values[0]));
+		add_caching_hints(ctx, result);
 		response = jsonrpc_result(id, result);
 	}
 	else
@@ -277,7 +400,7 @@ handle_tools_list(json_object *id, const McpRequest *req)
  * neon_ai_tools.max_response_bytes, 1MB by default) is never parsed here.
  */
 static json_object *
-handle_tools_call(json_object *id, const McpRequest *req)
+handle_tools_call(McpContext *ctx, json_object *id, const McpRequest *req)
 {
 	json_object *params = req->params;
 	const char *params_text = req->params_text;
@@ -292,6 +415,7 @@ handle_tools_call(json_object *id, const McpRequest *req)
 	json_object *envelope;
 	json_object *response;
 	double		start;
+	char	   *key;
 
 	if (params == NULL ||
 		!json_object_object_get_ex(params, "name", &name) ||
@@ -319,15 +443,24 @@ handle_tools_call(json_object *id, const McpRequest *req)
 	mcp_log(MCP_LOG_DEBUG, "calling tool %s", values[0]);
 
 	start = now_ms();
-	mcp_db_query("SELECT r::text, CASE jsonb_typeof(r) WHEN 'object' "
+	snprintf(ctx->tool, sizeof(ctx->tool), "%s", values[0]);
+	key = mcp_id_key(id);
+	ctx->inflight = mcp_inflight_begin(ctx->scope, key);
+	free(key);
+	mcp_db_query(ctx, "SELECT r::text, CASE jsonb_typeof(r) WHEN 'object' "
 				 "THEN coalesce(r->'success' = 'true', false) END "
 				 "FROM ai_tool_call($1, $2::jsonb) r", 2, values, &db);
+	mcp_inflight_end(ctx->inflight);
+	ctx->inflight = NULL;
+	note_outcome(ctx, &db);
 	if (db.status == MCP_DB_OK && (db.values[0] == NULL || db.values[1] == NULL))
 		unexpected_answer(&db, "ai_tool_call() did not answer with a JSON object");
 	if (db.status == MCP_DB_OK)
 	{
 		envelope = verbatim_json(json_object_new_object(), db.values[0]);
-		response = jsonrpc_result(id, tool_result(db.values[0], envelope,
+		if (strcmp(db.values[1], "t") != 0)
+			ctx->outcome = "tool_error";
+		response = jsonrpc_result(id, tool_result(ctx, db.values[0], envelope,
 												  strcmp(db.values[1], "t") != 0));
 	}
 	else
@@ -340,12 +473,27 @@ handle_tools_call(json_object *id, const McpRequest *req)
 														 JSON_C_TO_STRING_PLAIN |
 														 JSON_C_TO_STRING_NOSLASHESCAPE));
 
-		response = jsonrpc_result(id, tool_result(text, envelope, true));
+		response = jsonrpc_result(id, tool_result(ctx, text, envelope, true));
 		free(text);
 	}
 	mcp_db_result_free(&db);
 	free(arguments_copy);
 	return response;
+}
+
+/*
+ * Note how the statement went, for the request's log line and for the
+ * HTTP status: a role the server refused is the token's fault (401), no
+ * free connection is overload (503).
+ */
+static void
+note_outcome(McpContext *ctx, const McpDbResult *db)
+{
+	ctx->outcome = db->status == MCP_DB_OK ? "ok" : db->error_type;
+	if (db->status == MCP_DB_ROLE_REFUSED)
+		ctx->http_status = 401;
+	else if (db->status == MCP_DB_BUSY)
+		ctx->http_status = 503;
 }
 
 /*
@@ -383,7 +531,8 @@ invalid_params(json_object *id, const char *message)
  * envelope.
  */
 static json_object *
-tool_result(const char *text, json_object *envelope, bool is_error)
+tool_result(const McpContext *ctx, const char *text, json_object *envelope,
+			bool is_error)
 {
 	json_object *result = json_object_new_object();
 	json_object *content = json_object_new_array();
@@ -393,7 +542,7 @@ tool_result(const char *text, json_object *envelope, bool is_error)
 	json_object_object_add(item, "text", json_object_new_string(text));
 	json_object_array_add(content, item);
 	json_object_object_add(result, "content", content);
-	if (strcmp(session_revision(), "2025-06-18") >= 0)
+	if (strcmp(ctx->revision, "2025-06-18") >= 0)
 		json_object_object_add(result, "structuredContent", envelope);
 	else
 		json_object_put(envelope);
@@ -464,19 +613,6 @@ verbatim_json(json_object *value, const char *text)
 	return value;
 }
 
-/*
- * The revision the session speaks: the negotiated one, or the newest
- * before initialize.
- */
-static const char *
-session_revision(void)
-{
-	return negotiated_revision != NULL ? negotiated_revision : SUPPORTED_REVISIONS[0];
-}
-
-/*
- * A monotonic clock in milliseconds.
- */
 static double
 now_ms(void)
 {

@@ -71,6 +71,7 @@ typedef enum McpLogLevel
 {
 	MCP_LOG_ERROR,
 	MCP_LOG_WARNING,
+	MCP_LOG_NOTICE,				/* always shown: HTTP's request lines */
 	MCP_LOG_INFO,
 	MCP_LOG_DEBUG
 } McpLogLevel;
@@ -128,12 +129,73 @@ extern McpReadStatus mcp_read_message(McpReader *reader);
 extern void mcp_reader_free(McpReader *reader);
 extern bool mcp_write_message(json_object *message);
 
+/* in stdio.c */
+extern int	mcp_serve_stdio(void);
+
 /* in conninfo.c */
 extern bool mcp_conninfo_configure(const char *conninfo, char **errmsg);
 extern void mcp_conninfo_params(const char *const **keywords,
 								const char *const **values);
 extern void mcp_conninfo_show(FILE *out);
 extern void mcp_conninfo_forget(void);
+
+/*
+ * One MCP session: what initialize negotiated.  stdio has exactly one; over
+ * HTTP the session-based revisions get one per Mcp-Session-Id (session.c),
+ * and 2026-07-28's stateless requests none.
+ */
+typedef struct McpSession
+{
+	char		id[40];			/* Mcp-Session-Id ("" over stdio) */
+	const char *revision;		/* negotiated at initialize; NULL before */
+} McpSession;
+
+/* in calls.c: requests in flight, for notifications/cancelled */
+typedef struct McpInflight McpInflight;
+
+typedef struct McpContext McpContext;
+
+/*
+ * A transport's progress writer: called about once a second while a
+ * statement runs, for a request that asked for progress (progress_token).
+ */
+typedef void (*McpProgressFn) (McpContext *ctx, double elapsed_ms);
+
+/*
+ * Everything one message is handled with.  The transport fills it; the
+ * handlers read it (and set http_status when the transport must answer with
+ * something other than 200).
+ */
+struct McpContext
+{
+	/* set by the transport */
+	McpSession *session;		/* the message's session, or NULL */
+	bool		http;			/* over HTTP (else stdio) */
+	const char *role;			/* run statements as this role, or NULL */
+	const char *scope;			/* who may cancel: a session id, a role, "" */
+	int			client_fd;		/* HTTP: the client's socket, or -1 */
+	McpProgressFn progress;		/* writes progress notifications, or NULL */
+	void	   *progress_arg;	/* the transport's own */
+
+	/* set while the message is handled (mcp.c) */
+	const char *revision;		/* the revision the message is read under */
+	bool		stateless;		/* 2026-07-28: version and capabilities in _meta */
+	json_object *progress_token;	/* the request's _meta.progressToken */
+	McpInflight *inflight;		/* the request being answered, or NULL */
+	char		method[40];		/* for the request log line */
+	char		tool[72];		/* tools/call's tool, for the log line */
+	const char *outcome;		/* "ok", or an error category */
+	int			http_status;	/* 0, or a status the transport must send */
+};
+
+extern void mcp_context_init(McpContext *ctx, McpSession *session);
+
+/* in calls.c */
+extern McpInflight *mcp_inflight_begin(const char *scope, const char *id_text);
+extern void mcp_inflight_end(McpInflight *inflight);
+extern bool mcp_inflight_cancel(const char *scope, const char *id_text);
+extern void mcp_inflight_cancel_all(void);
+extern int	mcp_inflight_count(void);
 
 /* in db.c */
 #define MCP_DB_MAX_COLUMNS 2
@@ -143,7 +205,10 @@ typedef enum McpDbStatus
 	MCP_DB_OK,					/* the statement ran; values hold its row */
 	MCP_DB_CONNECTION_ERROR,	/* could not connect, or lost the connection */
 	MCP_DB_AUTHENTICATION_ERROR,	/* the server refused the credentials */
-	MCP_DB_SQL_ERROR			/* the statement failed with an SQLSTATE */
+	MCP_DB_SQL_ERROR,			/* the statement failed with an SQLSTATE */
+	MCP_DB_CANCELLED,			/* the client cancelled the request */
+	MCP_DB_ROLE_REFUSED,		/* the server refused to switch to the role */
+	MCP_DB_BUSY					/* no connection became free in time */
 } McpDbStatus;
 
 typedef struct McpDbResult
@@ -160,23 +225,50 @@ typedef struct McpDbResult
 	const char *suggestion;		/* errors: one sentence of advice */
 } McpDbResult;
 
-extern void mcp_db_query(const char *sql, int nparams,
+extern void mcp_db_query(McpContext *ctx, const char *sql, int nparams,
 						 const char *const *values, McpDbResult *result);
 extern void mcp_db_result_free(McpDbResult *result);
-extern void mcp_db_disconnect(void);
+
+/* in pool.c */
+typedef struct McpConn McpConn;
+extern void mcp_pool_configure(int size, int wait_ms);
+extern McpConn *mcp_pool_acquire(void);
+extern void mcp_pool_release(McpConn *conn);
+extern void mcp_pool_close(void);
+
+/* in db_errors.c: failures categorized as the extension's envelope does */
+extern char *mcp_db_clean_message(const char *message);
+extern void mcp_db_set_connection_failure(McpDbResult *result,
+										  const char *message);
+extern void mcp_db_set_protocol_failure(McpDbResult *result,
+										const char *message);
+extern void mcp_db_set_sql_failure(McpDbResult *result, const void *pgresult);
 
 /* in jsonrpc.c */
 extern json_object *jsonrpc_result(json_object *id, json_object *result);
 extern json_object *jsonrpc_error(json_object *id, int code,
 								  const char *message, json_object *data);
-extern json_object *jsonrpc_process_line(const char *line, size_t len);
+extern json_object *jsonrpc_process_line(McpContext *ctx, const char *line,
+										 size_t len);
+extern char *jsonrpc_to_text(json_object *message);
 extern json_object *jsonrpc_oversized_error(size_t max_bytes);
 
 /* in mcp.c */
-extern json_object *mcp_dispatch(const char *method, json_object *id,
-								 json_object *params, const char *params_text,
-								 size_t params_len, bool in_batch);
-extern bool mcp_batches_allowed(const char **revision);
-extern void mcp_handle_notification(const char *method, json_object *params);
+extern json_object *mcp_dispatch(McpContext *ctx, const char *method,
+								 json_object *id, json_object *params,
+								 const char *params_text, size_t params_len,
+								 bool in_batch);
+extern bool mcp_batches_allowed(const McpContext *ctx, const char **revision);
+extern void mcp_handle_notification(McpContext *ctx, const char *method,
+									json_object *params);
+extern json_object *mcp_progress_notification(const McpContext *ctx,
+											  double elapsed_ms);
+extern char *mcp_id_key(json_object *id);
+extern bool mcp_revision_is_stateless(const char *revision);
+
+/* JSON-RPC error codes of 2026-07-28 */
+#define MCP_HEADER_MISMATCH			(-32020)
+#define MCP_MISSING_CAPABILITY		(-32021)
+#define MCP_UNSUPPORTED_VERSION		(-32022)
 
 #endif							/* NEON_AI_TOOLS_MCP_H */

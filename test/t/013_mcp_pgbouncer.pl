@@ -8,6 +8,10 @@
 # the expected errors and no other, nothing lost, and the inserted rows
 # all there with their numbers exact.
 #
+# Then the program over HTTP with two bearer tokens mapped to two roles,
+# through the same PgBouncer: under row-level security every answer holds
+# its own role's rows only.
+#
 # Without pgbouncer the test is skipped when run by hand; under CI (CI set,
 # as .ci/run does) it fails, since scripts/install-deps.sh installs it.
 use strict;
@@ -241,6 +245,117 @@ cmp_ok(
 		  WHERE datname = 'postgres' AND backend_type = 'client backend'
 		  AND pid <> pg_backend_pid()}),
 	'>=', 2, 'PgBouncer spread the calls over several server connections');
+
+# --- HTTP with bearer tokens through the same pool -----------------------------------
+#
+# Two tokens map to two roles; the program connects through PgBouncer as an
+# authenticator and runs each request as its token's role (set_config('role')
+# and the call in one pipeline: one transaction).  Under row-level security
+# each role may see its own rows only, so a role left behind on a pooled
+# server connection, or a request run as another request's role, shows up
+# as a foreign row.  8 clients x 40 calls at once, tokens alternating.
+
+SKIP:
+{
+	skip 'curl is not installed', 6
+	  unless system('curl --version >/dev/null 2>&1') == 0;
+
+	$node->safe_psql(
+		'postgres', q{
+		CREATE ROLE authenticator LOGIN NOINHERIT;
+		CREATE ROLE agent_a NOLOGIN;
+		CREATE ROLE agent_b NOLOGIN;
+		GRANT agent_a, agent_b TO authenticator;
+		CREATE TABLE owned (id int PRIMARY KEY, owner name NOT NULL);
+		INSERT INTO owned SELECT g, CASE WHEN g % 2 = 0 THEN 'agent_a' ELSE 'agent_b' END
+		  FROM generate_series(1, 10) g;
+		ALTER TABLE owned ENABLE ROW LEVEL SECURITY;
+		CREATE POLICY own_rows ON owned USING (owner = current_user);
+		GRANT SELECT ON owned TO agent_a, agent_b;
+	});
+	PostgreSQL::Test::Utils::append_to_file("$dir/userlist.txt", qq{"authenticator" ""\n});
+	$bouncer->signal('HUP');
+
+	my %tokens = (agent_a => 'token-for-a-0123456789', agent_b => 'token-for-b-9876543210');
+	open(my $tf, '>', "$dir/tokens") or die;
+	for my $role (sort keys %tokens)
+	{
+		my $hash = `printf %s '$tokens{$role}' | sha256sum`;
+		$hash =~ s/\s.*//s;
+		print $tf "$role $hash\n";
+	}
+	close $tf;
+	chmod 0600, "$dir/tokens";
+
+	my $http_port = PostgreSQL::Test::Cluster::get_free_port();
+	# its log goes to a file: a pipe nobody reads would fill and stop it
+	my $server = IPC::Run::start(
+		[ $program, '--http', "127.0.0.1:$http_port", '--pool-size', '6',
+		  '--auth-tokens', "$dir/tokens",
+		  "host=$dir port=$port dbname=postgres user=authenticator" ],
+		'<', \undef, '>&', "$dir/server.log");
+	my $url = "http://127.0.0.1:$http_port/mcp";
+	my $ready = 0;
+	for (1 .. 100)
+	{
+		$ready = 1, last if slurp_file("$dir/server.log") =~ /listening on/;
+		select(undef, undef, undef, 0.05);
+	}
+	ok($ready, 'the program listens over HTTP with tokens')
+	  or diag(slurp_file("$dir/server.log"));
+
+	my $body = $json->encode(
+		{
+			jsonrpc => '2.0', id => 1, method => 'tools/call',
+			params => {
+				name => 'select_query',
+				arguments => { table => 'owned' },
+				_meta => {
+					'io.modelcontextprotocol/protocolVersion' => '2026-07-28',
+					'io.modelcontextprotocol/clientCapabilities' => {}
+				}
+			}
+		});
+	open(my $bf, '>', "$dir/body.json") or die;
+	print $bf $body;
+	close $bf;
+	my @clients;
+	for my $c (0 .. 7)
+	{
+		my $role = $c % 2 ? 'agent_b' : 'agent_a';
+		my $script = "for i in \$(seq 1 40); do curl -s -H 'Content-Type: application/json' "
+		  . "-H 'Accept: application/json, text/event-stream' -H 'MCP-Protocol-Version: 2026-07-28' "
+		  . "-H 'Mcp-Method: tools/call' -H 'Mcp-Name: select_query' "
+		  . "-H 'Authorization: Bearer $tokens{$role}' --data-binary \@$dir/body.json $url; echo; done";
+		my $out = '';
+		push @clients, [ $role, \$out, IPC::Run::start([ 'bash', '-c', $script ], '>', \$out) ];
+	}
+	my ($answers, $wrong) = (0, 0);
+	for my $client (@clients)
+	{
+		my ($role, $out, $h) = @$client;
+		$h->finish;
+		for my $line (split /\n/, $$out)
+		{
+			next if $line eq '';
+			$answers++;
+			my $answer = eval { $json->decode($line) };
+			my $env = $answer && $answer->{result} && $answer->{result}{structuredContent};
+			my @owners = $env && $env->{success} ? map { $_->{owner} } @{ $env->{data} } : ();
+			next if @owners == 5 && !grep { $_ ne $role } @owners;
+			diag("as $role: $line") if $wrong++ < 3;
+		}
+	}
+	is($answers, 320, '8 clients x 40 calls over HTTP through PgBouncer: every call answered');
+	is($wrong, 0, "each answer holds its own role's 5 rows only (row-level security as the token's role)");
+	like(slurp_file("$dir/server.log"), qr/role=agent_a status=200 outcome=ok/,
+		'the request log names the role');
+	is(`psql -X -At -h $dir -p $port -U authenticator -d postgres -c 'SELECT current_user'`,
+		"authenticator\n", 'a pooled server connection keeps no role after the calls');
+	$server->signal('TERM');
+	ok($server->finish, 'SIGTERM: the program exits with 0')
+	  or diag(slurp_file("$dir/server.log"));
+}
 
 $bouncer->kill_kill;
 $node->stop;

@@ -1,0 +1,52 @@
+/*-------------------------------------------------------------------------
+ *
+ * http_int.h
+ *	  What http.c and http_sse.c share.
+ *
+ * IDENTIFICATION
+ *	  src/mcp/http_int.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef MCP_HTTP_INT_H
+#define MCP_HTTP_INT_H
+
+#include <microhttpd.h>
+
+#include "http.h"
+
+/* one request's state, from its first header to its answer */
+typedef struct HttpRequest
+{
+	char	   *body;
+	size_t		len;
+	size_t		cap;
+	bool		too_big;		/* more than max_body_bytes came */
+	bool		answered;		/* a response was queued already */
+	char	   *role;			/* the token's role, or NULL */
+	double		start;
+	char		scope[32];		/* a stateless request's own cancel scope */
+} HttpRequest;
+
+/* in http.c */
+extern enum MHD_Result http_respond(struct MHD_Connection *connection,
+									int status, const char *content_type,
+									char *text, const char *header,
+									const char *value);
+extern enum MHD_Result http_respond_error(struct MHD_Connection *connection,
+										  int status, int code,
+										  const char *message);
+extern void http_log_request(const char *method, const McpContext *ctx,
+							 const char *role, int status, double start);
+extern void http_leave_request(void);
+extern double http_now_ms(void);
+extern bool http_accepts(const char *accept, const char *type);
+
+/* in http_sse.c */
+extern bool http_wants_stream(struct MHD_Connection *connection,
+							  json_object *message);
+extern enum MHD_Result http_start_sse(struct MHD_Connection *connection,
+									  HttpRequest *req, McpContext *ctx,
+									  McpSession *session, json_object *id);
+
+#endif							/* MCP_HTTP_INT_H */
