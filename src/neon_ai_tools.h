@@ -44,8 +44,10 @@
 #include "lib/stringinfo.h"
 #include "nodes/pg_list.h"
 #include "portability/instr_time.h"
+#include "utils/guc.h"
 #include "utils/jsonb.h"
 #include "utils/relcache.h"
+#include "utils/snapshot.h"
 
 #include "compat.h"
 
@@ -79,6 +81,8 @@ extern int	nat_lock_timeout_ms;
 extern int	nat_max_affected_rows;
 extern char *nat_read_only_allowed_functions;
 extern int	nat_max_tool_calls;
+extern const struct config_enum_entry nat_require_ssl_options[];
+extern const struct config_enum_entry nat_audit_options[];
 
 extern void nat_define_settings(void);
 extern bool nat_tool_enabled(const char *name);
@@ -97,6 +101,16 @@ extern bool nat_function_may_write(Oid funcid);
 extern void nat_policy_before_define(void);
 extern void nat_policy_after_define(void);
 extern void nat_policy_check(void);
+
+typedef bool (*NatSettingItemFn) (const char *name, const char *value, void *arg);
+extern bool nat_db_role_setting_scan(Relation rel, Snapshot snapshot,
+									 Oid databaseid, Oid roleid,
+									 NatSettingItemFn fn, void *arg);
+
+/* ---- in core/role_policy.c: the current role's settings under SET ROLE ---- */
+
+extern int	nat_role_policy_begin(void);
+extern void nat_role_policy_end(int nest);
 
 /* ---- in core/registry.c: the tools and their parameter tables ---- */
 

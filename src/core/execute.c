@@ -353,6 +353,7 @@ nat_run_tool_call(const char *name, Jsonb *args, bool plan_only)
 	ToolCall   *call;
 	Jsonb	   *volatile answer = NULL;
 	Jsonb	   *result;
+	int			nest;
 
 	if (call_depth > 0)
 		ereport(ERROR,
@@ -369,6 +370,13 @@ nat_run_tool_call(const char *name, Jsonb *args, bool plan_only)
 									"neon_ai_tools call",
 									ALLOCSET_DEFAULT_SIZES);
 	MemoryContextSwitchTo(callcxt);
+
+	/*
+	 * Under SET ROLE, the current role's policy, for the whole call: its
+	 * checks, its error answer and its audit line (role_policy.c).
+	 */
+	nest = nat_role_policy_begin();
+
 	call = palloc0(sizeof(ToolCall));
 	/* answers and the audit log quote the name: clipped, it may be huge */
 	call->tool_name = nat_clip(name);
@@ -396,6 +404,7 @@ nat_run_tool_call(const char *name, Jsonb *args, bool plan_only)
 	/* a plan ran nothing: there is no call to audit */
 	if (!plan_only)
 		nat_audit_call(call, call_outcome(call));
+	nat_role_policy_end(nest);
 
 	/* copy the answer out before the call's memory goes */
 	MemoryContextSwitchTo(oldcxt);

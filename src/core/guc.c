@@ -55,14 +55,15 @@ int			nat_audit = NAT_AUDIT_WRITES;
 bool		nat_audit_log_client = false;
 char	   *nat_read_only_allowed_functions = NULL;
 
-static const struct config_enum_entry require_ssl_options[] = {
+/* in order of strictness: role_policy.c takes the later one */
+const struct config_enum_entry nat_require_ssl_options[] = {
 	{"off", NAT_REQUIRE_SSL_OFF, false},
 	{"remote", NAT_REQUIRE_SSL_REMOTE, false},
 	{"on", NAT_REQUIRE_SSL_ON, false},
 	{NULL, 0, false}
 };
 
-static const struct config_enum_entry audit_options[] = {
+const struct config_enum_entry nat_audit_options[] = {
 	{"off", NAT_AUDIT_OFF, false},
 	{"writes", NAT_AUDIT_WRITES, false},
 	{"all", NAT_AUDIT_ALL, false},
@@ -183,7 +184,7 @@ nat_define_settings(void)
 							 "off: none; remote: TCP from a non-loopback address; on: every connection, Unix sockets refused.",
 							 &nat_require_ssl,
 							 NAT_REQUIRE_SSL_REMOTE,
-							 require_ssl_options,
+							 nat_require_ssl_options,
 							 PGC_SUSET,
 							 0,
 							 NULL, NULL, NULL);
@@ -193,7 +194,7 @@ nat_define_settings(void)
 							 "off: none; writes: calls that may change data; all: every call.",
 							 &nat_audit,
 							 NAT_AUDIT_WRITES,
-							 audit_options,
+							 nat_audit_options,
 							 PGC_SUSET,
 							 0,
 							 NULL, NULL, NULL);

@@ -99,6 +99,7 @@ static bool reapply_config_files(void);
 static bool reapply_db_role_settings(void);
 static bool reapply_db_role_row(Relation rel, Snapshot snapshot,
 								Oid databaseid, Oid roleid, GucSource source);
+static bool reapply_db_role_item(const char *name, const char *value, void *arg);
 static bool reapply_value(const char *name, const char *value,
 						  GucContext context, GucSource source);
 
@@ -331,6 +332,15 @@ reapply_db_role_settings(void)
 }
 
 /*
+ * reapply_db_role_row()'s item callback: the source travels in arg.
+ */
+static bool
+reapply_db_role_item(const char *name, const char *value, void *arg)
+{
+	return reapply_value(name, value, PGC_SUSET, *(GucSource *) arg);
+}
+
+/*
  * One row of pg_db_role_setting: its "name=value" items for our prefix.
  * Whoever stored them had the right to (ALTER ROLE / DATABASE ... SET
  * checks that), so they are applied with PGC_SUSET, as at session start.
@@ -338,6 +348,22 @@ reapply_db_role_settings(void)
 static bool
 reapply_db_role_row(Relation rel, Snapshot snapshot,
 					Oid databaseid, Oid roleid, GucSource source)
+{
+	return nat_db_role_setting_scan(rel, snapshot, databaseid, roleid,
+									reapply_db_role_item, &source);
+}
+
+/*
+ * Call fn(name, value, arg) for each "name=value" item of our prefix in the
+ * pg_db_role_setting row of (databaseid, roleid), in the row's order;
+ * value is NULL for an item without "=".  Stops, and returns false, when
+ * fn does.  rel is pg_db_role_setting, open; snapshot a catalog snapshot.
+ * role_policy.c reads a role's rows with it too.
+ */
+bool
+nat_db_role_setting_scan(Relation rel, Snapshot snapshot,
+						 Oid databaseid, Oid roleid,
+						 NatSettingItemFn fn, void *arg)
 {
 	ScanKeyData keys[2];
 	SysScanDesc scan;
@@ -373,7 +399,8 @@ reapply_db_role_row(Relation rel, Snapshot snapshot,
 			if (nulls[i])
 				continue;
 			ParseLongOption(TextDatumGetCString(items[i]), &name, &value);
-			ok = reapply_value(name, value, PGC_SUSET, source);
+			if (has_our_prefix(name))
+				ok = fn(name, value, arg);
 		}
 	}
 	systable_endscan(scan);

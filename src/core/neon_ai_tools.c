@@ -56,6 +56,8 @@ Datum
 ai_tool_list(PG_FUNCTION_ARGS)
 {
 	char	   *format;
+	Jsonb	   *catalog;
+	int			nest;
 
 	nat_policy_check();
 	if (PG_ARGISNULL(0))
@@ -64,7 +66,11 @@ ai_tool_list(PG_FUNCTION_ARGS)
 				 errmsg("format must not be null"),
 				 errhint("Valid formats are \"native\", \"openai\", \"openai_strict\", \"anthropic\", \"mcp\" and \"gemini\".")));
 	format = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	PG_RETURN_JSONB_P(nat_tool_catalog(format));
+	/* under SET ROLE, the tools and limits of the current role's policy */
+	nest = nat_role_policy_begin();
+	catalog = nat_tool_catalog(format);
+	nat_role_policy_end(nest);
+	PG_RETURN_JSONB_P(catalog);
 }
 
 /*

@@ -50,6 +50,8 @@ $node->safe_psql(
 	CREATE EXTENSION neon_ai_tools;
 	CREATE ROLE agent LOGIN;
 	CREATE ROLE granted_agent LOGIN;
+	CREATE ROLE authenticator LOGIN NOINHERIT;
+	GRANT agent TO authenticator;
 	CREATE TABLE t (id int PRIMARY KEY, note text);
 	GRANT SELECT, INSERT, UPDATE, DELETE ON t TO agent, granted_agent;
 });
@@ -60,6 +62,8 @@ my %conn = (
 	ssl => "host=127.0.0.1 port=$port dbname=pol user=agent sslmode=require",
 	plain => "host=127.0.0.1 port=$port dbname=pol user=agent sslmode=disable",
 	granted => "host=127.0.0.1 port=$port dbname=pol user=granted_agent sslmode=require",
+	auth_ssl => "host=127.0.0.1 port=$port dbname=pol user=authenticator sslmode=require",
+	auth_plain => "host=127.0.0.1 port=$port dbname=pol user=authenticator sslmode=disable",
 	superuser => "host=127.0.0.1 port=$port dbname=pol user=$superuser sslmode=require");
 
 # The administrator's strict values and the client's permissive ones.
@@ -173,36 +177,63 @@ my $show_policy =
   q{SELECT string_agg(current_setting('neon_ai_tools.' || n), ' ' ORDER BY n) FROM unnest(ARRAY['}
   . join(q{','}, @policy) . q{']) n;};
 
+# How the calls reach the role agent: by logging in as agent, or by
+# logging in as authenticator and then SET ROLE agent, or in a transaction
+# after set_config('role', 'agent', true) (SET LOCAL ROLE, as
+# neon-ai-tools-mcp runs a call): agent's ALTER ROLE values must hold in
+# each (role_policy.c), whatever options the login sends.
+my %via = (
+	login => { conn => 'ssl', plain => 'plain', begin => '', end => '' },
+	'SET ROLE' => {
+		conn => 'auth_ssl',
+		plain => 'auth_plain',
+		begin => "SET ROLE agent;\n",
+		end => ''
+	},
+	'SET LOCAL ROLE' => {
+		conn => 'auth_ssl',
+		plain => 'auth_plain',
+		begin => "BEGIN;\nSELECT set_config('role', 'agent', true) \\g /dev/null\n",
+		end => "COMMIT;\n"
+	});
+
 # All seven strict values in one layer: each one still holds.  The first
 # statement is a call, so that it loads the library when nothing else has.
+# Reached through SET ROLE, the session (authenticator's) values are what
+# SHOW says: the check of the shown values is left out.
 sub check_all_seven
 {
-	my ($what, $options) = @_;
+	my ($what, $options, $how) = @_;
+	my $via = $via{ $how // 'login' };
 	reset_table();
 	my $log_offset = -s $node->logfile;
 	my ($out, $err) = run_as(
-		$conn{ssl}, q{
+		$conn{ $via->{conn} }, $via->{begin} . q{
 SELECT a ->> 'errorType', (a ->> 'error') LIKE '%read-only%' FROM ai_tool_call('delete_data', '{"table": "t", "where": "id > 5"}') a;
 SELECT count(*) FROM t;
 SELECT a ->> 'errorType', (a ->> 'error') LIKE '%not enabled%' FROM ai_tool_call('describe_table', '{"table": "t"}') a;
 SELECT a ->> 'status', a ->> 'rowCount' FROM ai_tool_call('select_query', '{"table": "t"}') a;
 SELECT a ->> 'errorType' FROM ai_tool_call('select_query', '{"table": "t", "timeout_ms": 5000}') a;
-} . $show_policy, $options);
+} . $show_policy . $via->{end}, $options);
 	my @lines = split /\n/, $out;
 	is($lines[0] // '', 'tool_disabled|t', "$what: read_only: delete_data refused as a write");
 	is($lines[1] // '', '20', "$what: read_only: no row deleted");
 	is($lines[2] // '', 'tool_disabled|t', "$what: enabled_tools: describe_table not enabled");
 	is($lines[3] // '', 'success|3', "$what: max_rows: 3 rows");
 	is($lines[4] // '', 'invalid_parameters', "$what: max_timeout: a 5 s call refused");
-	is($lines[5] // '', join(' ', map { $strict{$_} } @policy), "$what: all seven shown as set");
+	is($lines[5] // '', join(' ', map { $strict{$_} } @policy), "$what: all seven shown as set")
+	  unless defined $how;
 	unlike($err, qr/ERROR|FATAL/, "$what: no error") or diag($err);
 
 	my @audit = grep { /NEON_AI_TOOLS AUDIT: agent,pol,select_query/ }
 	  split /\n/, slurp_file($node->logfile, $log_offset);
 	ok(scalar(@audit) >= 1, "$what: audit: the read is in the server log");
 
-	($out, $err) = run_as($conn{plain},
-		q{SELECT a ->> 'errorType' FROM ai_tool_call('select_query', '{"table": "t"}') a}, $options);
+	($out, $err) = run_as($conn{ $via->{plain} },
+		$via->{begin}
+		  . q{SELECT a ->> 'errorType' FROM ai_tool_call('select_query', '{"table": "t"}') a;}
+		  . $via->{end},
+		$options);
 	is($out, 'permission_denied', "$what: require_ssl: a call without SSL refused");
 }
 
@@ -229,6 +260,15 @@ sub check_layers
 		$layers{$layer}{set}->(\%strict);
 		check_all_seven("$mode, $layer", undef);
 		check_all_seven("$mode, $layer, PGOPTIONS", $attack);
+		# a role's own layers, reached without logging in as the role
+		if ($layer =~ /^ALTER ROLE( IN DATABASE)?$/)
+		{
+			foreach my $how ('SET ROLE', 'SET LOCAL ROLE')
+			{
+				check_all_seven("$mode, $layer, authenticator, $how", undef, $how);
+				check_all_seven("$mode, $layer, authenticator, PGOPTIONS, $how", $attack, $how);
+			}
+		}
 		$layers{$layer}{clear}->();
 
 		$layers{$layer}{set}->({ max_affected_rows => 2 });
@@ -376,6 +416,8 @@ foreach my $layer (@layer_order)
 {
 	$layers{$layer}{set}->(\%strict);
 	check_all_seven("shared_preload_libraries, $layer", undef);
+	check_all_seven("shared_preload_libraries, $layer, authenticator, SET ROLE", undef, 'SET ROLE')
+	  if $layer =~ /^ALTER ROLE( IN DATABASE)?$/;
 	($out, $err) = run_as($conn{ssl}, 'SELECT 1', $attack);
 	like($err, qr/FATAL:  permission denied to set parameter "neon_ai_tools\./,
 		"shared_preload_libraries, $layer, PGOPTIONS: the connection is refused");

@@ -257,7 +257,7 @@ cmp_ok(
 
 SKIP:
 {
-	skip 'curl is not installed', 6
+	skip 'curl is not installed', 11
 	  unless system('curl --version >/dev/null 2>&1') == 0;
 
 	$node->safe_psql(
@@ -272,11 +272,23 @@ SKIP:
 		ALTER TABLE owned ENABLE ROW LEVEL SECURITY;
 		CREATE POLICY own_rows ON owned USING (owner = current_user);
 		GRANT SELECT ON owned TO agent_a, agent_b;
+		-- a read-only agent with a row cap (its policy must hold under the
+		-- program's set_config('role'): role_policy.c)
+		CREATE ROLE agent_ro NOLOGIN;
+		GRANT agent_ro TO authenticator;
+		CREATE POLICY ro_rows ON owned TO agent_ro USING (true);
+		GRANT SELECT, INSERT ON owned TO agent_ro, agent_a;
+		LOAD 'neon_ai_tools';
+		ALTER ROLE agent_ro SET neon_ai_tools.read_only = on;
+		ALTER ROLE agent_ro SET neon_ai_tools.max_rows = 3;
 	});
 	PostgreSQL::Test::Utils::append_to_file("$dir/userlist.txt", qq{"authenticator" ""\n});
 	$bouncer->signal('HUP');
 
-	my %tokens = (agent_a => 'token-for-a-0123456789', agent_b => 'token-for-b-9876543210');
+	my %tokens = (
+		agent_a => 'token-for-a-0123456789',
+		agent_b => 'token-for-b-9876543210',
+		agent_ro => 'token-for-ro-5555555555');
 	open(my $tf, '>', "$dir/tokens") or die;
 	for my $role (sort keys %tokens)
 	{
@@ -352,6 +364,45 @@ SKIP:
 		'the request log names the role');
 	is(`psql -X -At -h $dir -p $port -U authenticator -d postgres -c 'SELECT current_user'`,
 		"authenticator\n", 'a pooled server connection keeps no role after the calls');
+
+	# one request as a token's role; the decoded answer
+	my $request = sub {
+		my ($role, $method, $params) = @_;
+		my $mcp_name = $params->{name} ? "-H 'Mcp-Name: $params->{name}' " : '';
+		open(my $rf, '>', "$dir/request.json") or die;
+		print $rf $json->encode(
+			{
+				jsonrpc => '2.0', id => 1, method => $method,
+				params => {
+					%$params,
+					_meta => {
+						'io.modelcontextprotocol/protocolVersion' => '2026-07-28',
+						'io.modelcontextprotocol/clientCapabilities' => {}
+					}
+				}
+			});
+		close $rf;
+		my $out = `curl -s -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' -H 'MCP-Protocol-Version: 2026-07-28' -H 'Mcp-Method: $method' $mcp_name-H 'Authorization: Bearer $tokens{$role}' --data-binary \@$dir/request.json $url`;
+		return eval { $json->decode($out) } // { raw => $out };
+	};
+	my $insert = { name => 'insert_data', arguments => { table => 'owned', rows => { id => 100, owner => 'agent_ro' } } };
+	my $answer = $request->('agent_ro', 'tools/call', $insert);
+	is($answer->{result}{structuredContent}{errorType} // '', 'tool_disabled',
+		"a read-only role's policy holds over HTTP: its insert is refused")
+	  or diag($json->encode($answer));
+	$answer = $request->('agent_ro', 'tools/call', { name => 'select_query', arguments => { table => 'owned' } });
+	is($answer->{result}{structuredContent}{rowCount} // '', '3', "... its max_rows holds: 3 of 10 rows");
+	$answer = $request->('agent_ro', 'tools/list', {});
+	is(join(',', grep { /insert|update|delete/ } map { $_->{name} } @{ $answer->{result}{tools} // [] }),
+		'', '... tools/list leaves out the write tools');
+	$answer = $request->('agent_a', 'tools/call',
+		{ name => 'insert_data', arguments => { table => 'owned', rows => { id => 101, owner => 'agent_a' } } });
+	is($answer->{result}{structuredContent}{success} ? 'yes' : 'no', 'yes',
+		'... while a role without that policy writes through the same program')
+	  or diag($json->encode($answer));
+	$answer = $request->('agent_a', 'tools/list', {});
+	ok((grep { $_->{name} eq 'insert_data' } @{ $answer->{result}{tools} // [] }),
+		'... and is offered the write tools');
 	$server->signal('TERM');
 	ok($server->finish, 'SIGTERM: the program exits with 0')
 	  or diag(slurp_file("$dir/server.log"));

@@ -613,17 +613,12 @@ sub notes_seen
 		{ name => 'insert_data', arguments => { table => 'notes', rows => { id => 60, body => 'ro' } } });
 	$r = http_post($u, $ro, stateless_headers($ro), "Authorization: Bearer $token{agent_ro}");
 	my $sc = $r->{json}{result}{structuredContent} || {};
-	TODO:
-	{
-		local $TODO = 'on main the policy under SET ROLE depends on the backend\'s history: a backend '
-		  . 'that served agent_a first lets agent_ro write (branch setrole makes it per role)';
-		ok(!$sc->{success} && ($sc->{errorType} // '') =~ /^(?:tool_disabled|read_only_violation)$/,
-			"agent_ro (ALTER ROLE ... SET neon_ai_tools.read_only = on): insert_data is refused over HTTP")
-		  or diag($r->{body});
-		like($sc->{suggestion} // '', qr/read_only/, '... naming neon_ai_tools.read_only');
-		is($node->safe_psql('postgres', 'SELECT count(*) FROM notes WHERE id = 60'), 0,
-			'... and nothing was written');
-	}
+	ok(!$sc->{success} && ($sc->{errorType} // '') =~ /^(?:tool_disabled|read_only_violation)$/,
+		"agent_ro (ALTER ROLE ... SET neon_ai_tools.read_only = on): insert_data is refused over HTTP")
+	  or diag($r->{body});
+	like($sc->{suggestion} // '', qr/read_only/, '... naming neon_ai_tools.read_only');
+	is($node->safe_psql('postgres', 'SELECT count(*) FROM notes WHERE id = 60'), 0,
+		'... and nothing was written');
 	$node->safe_psql('postgres', 'DELETE FROM notes WHERE id = 60');
 	is(notes_seen($u, $token{agent_ro}), '4', "agent_ro reads its rows");
 	my $aw = stateless(1, 'tools/call',
