@@ -80,6 +80,7 @@ extern int	nat_max_affected_rows;
 extern char *nat_read_only_allowed_functions;
 
 extern void nat_define_settings(void);
+extern void nat_define_answer_settings(void);	/* in core/guc_answer.c */
 extern bool nat_tool_enabled(const char *name);
 
 /* ---- in core/call_guard.c: what statements run for a call may do ---- */
@@ -195,6 +196,9 @@ typedef struct CommonArgs
 	NatIntArg	offset;
 	NatIntArg	timeout_ms;
 	NatBoolArg	read_only;
+	char	   *format;			/* answer format (formats.h), NULL: default */
+	char	   *next;			/* continuation token (continuation.c) */
+	char	   *confirmation_token; /* confirmation.c */
 } CommonArgs;
 
 typedef struct ToolParam
@@ -214,6 +218,8 @@ typedef struct ToolParam
 	const char *default_json;	/* JSON text, or NULL */
 	int		   *default_setting;	/* or: the setting whose value is the
 									 * default (clamped to the maximum) */
+	int		   *default_enum_setting;	/* or: an enum setting whose value
+										 * indexes enum_values */
 	const char *examples_json;	/* JSON array text, or NULL */
 	int			items;			/* NAT_ITEMS_*: what an array holds */
 	/* an object of column values: also taken as [{column, value}, ...] */
@@ -583,6 +589,7 @@ typedef struct ToolCall
 	char	   *query_source;	/* the agent's own SQL text, if any */
 
 	List	   *warnings;		/* of char *, joined into "warning" */
+	int			format;			/* NatAnswerFormat of the rows (formats.h) */
 	int64		row_bytes;		/* rows in the answer, rendered as text */
 	int64		row_memory;		/* estimated memory the rows hold */
 

@@ -17,6 +17,7 @@
 #ifndef NAT_PARAMS_H
 #define NAT_PARAMS_H
 
+#include "formats.h"
 #include "neon_ai_tools.h"
 
 #define NAT_PARAM_TABLE(what) \
@@ -117,6 +118,16 @@
 		.has_minimum = true, \
 		.minimum = 0, \
 		.maximum_setting = &nat_max_affected_rows, \
+	}
+
+#define NAT_PARAM_FORMAT(what) \
+	{ \
+		.name = "format", \
+		.decode = NAT_DECODE_TEXT, .offset = offsetof(CommonArgs, format), \
+		.types = NAT_JSON_STRING, \
+		.description = "How " what " are written: json (an object a row), columnar (columns once, each row an array: exact, typed, about half the size), csv or markdown (text in data_text; note says what text loses).", \
+		.enum_values = nat_answer_format_names, \
+		.default_enum_setting = &nat_default_format, \
 	}
 
 #endif							/* NAT_PARAMS_H */

@@ -22,6 +22,7 @@
 #include "postgres.h"
 
 #include "access/xlog.h"
+#include "formats.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
@@ -88,6 +89,8 @@ nat_response_finish(ToolCall *call)
 	}
 	if (call->dry_run)
 		nat_push_bool(&call->state, "dryRun", true);
+	if (call->format != NAT_FORMAT_JSON)
+		nat_push_string(&call->state, "format", nat_answer_format_names[call->format]);
 	nat_push_bool(&call->state, "success", true);
 	nat_push_string(&call->state, "status", "success");
 	push_call_keys(&call->state, call);

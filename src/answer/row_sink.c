@@ -15,8 +15,9 @@
  *   change only some of the rows: its RETURNING rows past the caps are
  *   counted and dropped, never kept.
  *
- * The byte cap counts the rows as rendered in JSON text, escapes and all,
- * and it is shared by every statement of the call.  A value is converted
+ * The byte cap counts the rows as rendered in the call's format (json
+ * objects, columnar arrays, or lines of csv or markdown text: formats.c),
+ * escapes and all, and it is shared by every statement of the call.  A value is converted
  * only if its stored size fits in what remains (see jsonb_out.c), so one
  * huge value costs nothing but the row it was in.
  *
@@ -35,6 +36,7 @@
 #include "postgres.h"
 
 #include "executor/tuptable.h"
+#include "formats.h"
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "tcop/dest.h"
@@ -63,6 +65,9 @@ typedef struct RowSink
 	TupleDesc	tupdesc;
 	ColumnOutput *cols;
 	JsonbValue *values;
+	int			format;			/* NatAnswerFormat */
+	StringInfo	text;			/* csv, markdown: the rows' text */
+	MemoryContext scratch;		/* csv, markdown: one row's workings */
 } RowSink;
 
 static void
@@ -103,6 +108,10 @@ sink_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
 	header_bytes = 2;
 	for (i = 0; i < typeinfo->natts; i++)
 		header_bytes += strlen(NameStr(TupleDescAttr(typeinfo, i)->attname)) + HEADER_BYTES_PER_COLUMN;
+	/* a text format's header line repeats the names */
+	if (NAT_FORMAT_IS_TEXT(sink->format))
+		for (i = 0; i < typeinfo->natts; i++)
+			header_bytes += strlen(NameStr(TupleDescAttr(typeinfo, i)->attname)) + 8;
 	header_memory = typeinfo->natts * HEADER_MEMORY_PER_COLUMN;
 	if (call->row_bytes + header_bytes > sink->caps.max_bytes ||
 		call->row_memory + header_memory > ANSWER_MEMORY_FACTOR * sink->caps.max_bytes)
@@ -120,7 +129,42 @@ sink_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
 	sink->values = palloc(sizeof(JsonbValue) * Max(sink->tupdesc->natts, 1));
 
 	nat_response_columns(call, sink->cols, sink->tupdesc->natts);
+	if (NAT_FORMAT_IS_TEXT(sink->format))
+	{
+		sink->text = makeStringInfo();
+		sink->scratch = AllocSetContextCreate(call->cxt, "neon_ai_tools text row",
+											  ALLOCSET_DEFAULT_SIZES);
+		nat_format_text_header(sink->format, sink->cols, sink->tupdesc->natts,
+							   sink->text);
+	}
 	MemoryContextSwitchTo(old);
+}
+
+/*
+ * Add one row to a text format's "data_text", if it is within the byte
+ * cap (formats.c renders it).
+ */
+static void
+add_text_row(RowSink *sink, TupleTableSlot *slot, Size budget)
+{
+	ToolCall   *call = sink->call;
+	Size		size;
+	const char *oversized;
+
+	slot_getallattrs(slot);
+	if (!nat_format_text_row(sink->format, sink->cols, sink->tupdesc->natts,
+							 slot->tts_values, slot->tts_isnull, budget,
+							 sink->text, sink->scratch, &size, &oversized) ||
+		call->row_memory + size > ANSWER_MEMORY_FACTOR * sink->caps.max_bytes)
+	{
+		mark_truncated(sink, "byte_limit", sink->caps.max_bytes);
+		if (sink->result->row_count == 0)
+			sink->result->oversized_column = oversized;
+		return;
+	}
+	call->row_bytes += size;
+	call->row_memory += size;
+	sink->result->row_count++;
 }
 
 /*
@@ -146,6 +190,11 @@ add_row(RowSink *sink, TupleTableSlot *slot)
 
 	budget = sink->caps.max_bytes > call->row_bytes ?
 		sink->caps.max_bytes - call->row_bytes : 0;
+	if (NAT_FORMAT_IS_TEXT(sink->format))
+	{
+		add_text_row(sink, slot, budget);
+		return;
+	}
 	/* the row's object: its parse state, its pairs, its place in "data" */
 	rowmemory = 128 + 2 * sizeof(JsonbValue) + Max(natts, 4) * sizeof(JsonbPair);
 	slot_getallattrs(slot);
@@ -155,9 +204,14 @@ add_row(RowSink *sink, TupleTableSlot *slot)
 		Size		size;
 		Size		memory;
 
+		/* columnar: no key, a separator ", " instead */
+		Size		unkeyed = sink->format == NAT_FORMAT_COLUMNAR ?
+			sink->cols[i].key_size : 0;
+
 		if (rowsize > budget ||
 			!nat_datum_to_jsonb_value(&sink->cols[i], slot->tts_values[i],
-									  slot->tts_isnull[i], budget - rowsize,
+									  slot->tts_isnull[i],
+									  budget - rowsize + unkeyed,
 									  &sink->values[i], &size, &memory))
 		{
 			mark_truncated(sink, "byte_limit", sink->caps.max_bytes);
@@ -166,7 +220,7 @@ add_row(RowSink *sink, TupleTableSlot *slot)
 			MemoryContextSwitchTo(old);
 			return;
 		}
-		rowsize += size;
+		rowsize += size - unkeyed + (unkeyed > 0 ? 2 : 0);
 		rowmemory += memory;
 	}
 	if (rowsize > budget ||
@@ -179,13 +233,23 @@ add_row(RowSink *sink, TupleTableSlot *slot)
 	call->row_bytes += rowsize;
 	call->row_memory += rowmemory;
 
-	nat_jsonb_push(&call->state, WJB_BEGIN_OBJECT, NULL);
-	for (i = 0; i < natts; i++)
+	if (sink->format == NAT_FORMAT_COLUMNAR)
 	{
-		nat_push_key(&call->state, sink->cols[i].key);
-		nat_jsonb_push(&call->state, WJB_VALUE, &sink->values[i]);
+		nat_jsonb_push(&call->state, WJB_BEGIN_ARRAY, NULL);
+		for (i = 0; i < natts; i++)
+			nat_jsonb_push(&call->state, WJB_ELEM, &sink->values[i]);
+		nat_jsonb_push(&call->state, WJB_END_ARRAY, NULL);
 	}
-	nat_jsonb_push(&call->state, WJB_END_OBJECT, NULL);
+	else
+	{
+		nat_jsonb_push(&call->state, WJB_BEGIN_OBJECT, NULL);
+		for (i = 0; i < natts; i++)
+		{
+			nat_push_key(&call->state, sink->cols[i].key);
+			nat_jsonb_push(&call->state, WJB_VALUE, &sink->values[i]);
+		}
+		nat_jsonb_push(&call->state, WJB_END_OBJECT, NULL);
+	}
 	result->row_count++;
 	MemoryContextSwitchTo(old);
 }
@@ -231,6 +295,7 @@ nat_row_sink_create(ToolCall *call, RowCaps caps, RowResult *result)
 	sink->call = call;
 	sink->caps = caps;
 	sink->result = result;
+	sink->format = call->format = nat_call_format(call);
 	return &sink->pub;
 }
 
@@ -245,5 +310,9 @@ nat_row_sink_close(DestReceiver *self)
 	MemoryContext old = MemoryContextSwitchTo(sink->call->cxt);
 
 	nat_response_data_end(sink->call, sink->opened);
+	if (NAT_FORMAT_IS_TEXT(sink->format))
+		nat_format_text_end(sink->call, sink->format, sink->text);
+	if (sink->scratch)
+		MemoryContextDelete(sink->scratch);
 	MemoryContextSwitchTo(old);
 }

@@ -217,6 +217,7 @@ nat_define_settings(void)
 							   GUC_LIST_INPUT,
 							   check_allowed_functions, NULL, NULL);
 
+	nat_define_answer_settings();
 	MarkGUCPrefixReserved("neon_ai_tools");
 
 	nat_policy_after_define();

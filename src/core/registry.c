@@ -394,6 +394,8 @@ append_param_schema(StringInfo buf, const ToolParam *param, const CatalogFormat 
 	if (param->default_setting)
 		appendStringInfo(&dflt, INT64_FORMAT,
 						 Min((int64) *param->default_setting, param_maximum(param)));
+	else if (param->default_enum_setting)
+		escape_json(&dflt, param->enum_values[*param->default_enum_setting]);
 	else if (param->default_json)
 		appendStringInfoString(&dflt, param->default_json);
 

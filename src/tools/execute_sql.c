@@ -80,6 +80,7 @@ static const ToolParam execute_params[] = {
 		.default_json = "false",
 	},
 	NAT_PARAM_LIMIT("rows per statement"),
+	NAT_PARAM_FORMAT("the rows"),
 	NAT_PARAM_MAX_AFFECTED,
 	NAT_PARAM_TIMEOUT_MS,
 };

@@ -66,6 +66,7 @@ static const ToolParam select_params[] = {
 	},
 	NAT_PARAM_LIMIT("rows"),
 	NAT_PARAM_OFFSET("Rows (use with order_by)"),
+	NAT_PARAM_FORMAT("the rows"),
 	NAT_PARAM_TIMEOUT_MS,
 };
 

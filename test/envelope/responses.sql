@@ -144,6 +144,14 @@ SELECT 'success/select_query columns, structured where, order_by array', ai_tool
       "order_by": [{"column": "total", "direction": "desc", "nulls": "last"}]}');
 SELECT 'success/select_query SQL where string, duplicate column', ai_tool_call('select_query',
     '{"table": "orders", "columns": "id, id, status", "where": "total > 50 AND status = ''open''", "order_by": "id"}');
+SELECT 'success/select_query format columnar', ai_tool_call('select_query',
+    '{"table": "orders", "order_by": "id", "format": "columnar"}');
+SELECT 'success/select_query format csv', ai_tool_call('select_query',
+    '{"table": "orders", "order_by": "id", "format": "csv"}');
+SELECT 'success/select_query format markdown, truncated', ai_tool_call('select_query',
+    '{"table": "orders", "order_by": "id", "format": "markdown", "limit": 2}');
+SELECT 'success/execute_sql mode multiple, format csv', ai_tool_call('execute_sql',
+    '{"sql": "SELECT 1 AS a; SELECT 2 AS b", "mode": "multiple", "format": "csv"}');
 SELECT 'success/select_query no rows', ai_tool_call('select_query',
     '{"table": "orders", "where": {"id": -1}}');
 SELECT 'success/select_query truncated by row_limit', ai_tool_call('select_query',
