@@ -8,13 +8,13 @@
 -- search_path apply to what a tool does.  PARALLEL UNSAFE: a call opens a
 -- subtransaction.
 
-CREATE FUNCTION ai_tool_list(format text DEFAULT 'native')
+CREATE FUNCTION ai_tool_list(format text DEFAULT 'native', compact boolean DEFAULT false)
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'ai_tool_list'
 LANGUAGE C STABLE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION ai_tool_list(text) IS
-'catalog of the tools enabled for the caller, with JSON Schemas; format native, openai, anthropic or mcp';
+COMMENT ON FUNCTION ai_tool_list(text, boolean) IS
+'catalog of the tools enabled for the caller, with JSON Schemas; format native, openai, openai_strict, anthropic, mcp or gemini; compact: short descriptions, no examples';
 
 CREATE FUNCTION ai_tool_call(name text, args jsonb DEFAULT '{}')
 RETURNS jsonb

@@ -272,7 +272,7 @@ extern const ToolDef *nat_find_tool(const char *name);
 extern bool nat_tool_available(const ToolDef *tool);
 extern bool nat_tool_has_param(const ToolDef *tool, const char *name);
 extern char *nat_available_tool_names(void);
-extern Jsonb *nat_tool_catalog(const char *format);
+extern Jsonb *nat_tool_catalog(const char *format, bool compact);
 extern const char *nat_closest_tool_name(const char *name);
 
 /* ---- in core/args.c: argument validation and access ---- */

@@ -44,9 +44,11 @@ _PG_init(void)
 }
 
 /*
- * ai_tool_list(format text DEFAULT 'native') returns jsonb
+ * ai_tool_list(format text DEFAULT 'native', compact boolean DEFAULT false)
+ * returns jsonb
  *
- * The catalog of the tools enabled for the caller.
+ * The catalog of the tools enabled for the caller; compact: short
+ * descriptions and no examples.  A NULL compact is false.
  */
 Datum
 ai_tool_list(PG_FUNCTION_ARGS)
@@ -60,7 +62,9 @@ ai_tool_list(PG_FUNCTION_ARGS)
 				 errmsg("format must not be null"),
 				 errhint("Valid formats are \"native\", \"openai\", \"openai_strict\", \"anthropic\", \"mcp\" and \"gemini\".")));
 	format = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	PG_RETURN_JSONB_P(nat_tool_catalog(format));
+	PG_RETURN_JSONB_P(nat_tool_catalog(format,
+										PG_NARGS() > 1 && !PG_ARGISNULL(1) &&
+										PG_GETARG_BOOL(1)));
 }
 
 /*
