@@ -59,3 +59,19 @@ LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 
 COMMENT ON FUNCTION ai_tool_plan_cache_stats() IS
 'the session''s plan cache: plans kept, bytes they hold, and since the session began the lookups that reused a kept plan (hits) or prepared one (misses), and the plans evicted';
+
+-- The key of the tokens an agent carries between calls ("next", and
+-- "confirmation_token"): 32 random bytes of this database
+-- (gen_random_uuid() draws on pg_strong_random()), HMAC key of every
+-- token.  No role but the table's owner is granted anything on it: the
+-- extension reads it in C, past the privileges, so an agent's role can
+-- neither read it nor forge a token.  Not dumped: a restored database makes
+-- its own key, and older tokens stop working (README, "Tokens").
+CREATE TABLE ai_tool_secret (
+    secret bytea NOT NULL CHECK (octet_length(secret) = 32)
+);
+REVOKE ALL ON ai_tool_secret FROM PUBLIC;
+INSERT INTO ai_tool_secret
+SELECT decode(replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), 'hex');
+COMMENT ON TABLE ai_tool_secret IS
+'HMAC key of the tokens that neon_ai_tools hands to agents (next, confirmation_token); readable by its owner only';

@@ -589,6 +589,7 @@ typedef struct ToolCall
 	char	   *query_source;	/* the agent's own SQL text, if any */
 
 	List	   *warnings;		/* of char *, joined into "warning" */
+	struct NatContinuation *cont;	/* "next" (continuation.h), or NULL */
 	int			format;			/* NatAnswerFormat of the rows (formats.h) */
 	int64		row_bytes;		/* rows in the answer, rendered as text */
 	int64		row_memory;		/* estimated memory the rows hold */

@@ -130,4 +130,13 @@
 		.default_enum_setting = &nat_default_format, \
 	}
 
+#define NAT_PARAM_NEXT(how) \
+	{ \
+		.name = "next", \
+		.decode = NAT_DECODE_TEXT, .offset = offsetof(CommonArgs, next), \
+		.types = NAT_JSON_STRING, \
+		.description = "To continue a truncated answer: its \"next\" value, unchanged, with the same other arguments (limit and format may change). " how, \
+		.max_length = 65536, \
+	}
+
 #endif							/* NAT_PARAMS_H */

@@ -22,6 +22,7 @@
 #include "postgres.h"
 
 #include "access/xlog.h"
+#include "continuation.h"
 #include "formats.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
@@ -194,8 +195,12 @@ nat_response_rows(ToolCall *call, RowResult *result)
 {
 	NatJsonb   *state = &call->state;
 
+	char	   *next = nat_continuation_next(call, result);
+
 	nat_push_int(state, "rowCount", result->row_count);
 	nat_push_bool(state, "truncated", result->truncated);
+	if (next)
+		nat_push_string(state, "next", next);
 	if (result->truncated)
 	{
 		const char *what = strcmp(result->truncation_reason, "row_limit") == 0 ?
@@ -207,11 +212,14 @@ nat_response_rows(ToolCall *call, RowResult *result)
 							 result->row_count,
 							 strcmp(what, "rows") == 0 ? "row" : "byte",
 							 result->truncation_limit, what,
+							 next ? "to continue after the last row, repeat the call with \"next\" set to this answer's next." :
 							 !nat_tool_has_param(call->tool, "offset") ?
 							 "narrow the query, select fewer columns, or page with ORDER BY ... LIMIT ... OFFSET." :
 							 nat_tool_has_param(call->tool, "order_by") ?
 							 "narrow the filter, or page with offset and order_by." :
 							 "narrow the filter, or page with offset."));
+		if (next && call->cont->mode == NAT_CONT_OFFSET)
+			add_warning(call, nat_continuation_offset_warning(call));
 		if (result->oversized_column && result->row_count == 0)
 			add_warning(call,
 						psprintf("The value of column \"%s\" in the first row alone is larger than the byte limit; it was not read. Select a shorter form of it, for example left(%s, 1000) or length(%s), or leave the column out.",

@@ -35,11 +35,13 @@
  */
 #include "postgres.h"
 
+#include "continuation.h"
 #include "executor/tuptable.h"
 #include "formats.h"
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "tcop/dest.h"
+#include "utils/datum.h"
 #include "utils/memutils.h"
 
 #define ANSWER_MEMORY_FACTOR 8
@@ -68,6 +70,9 @@ typedef struct RowSink
 	int			format;			/* NatAnswerFormat */
 	StringInfo	text;			/* csv, markdown: the rows' text */
 	MemoryContext scratch;		/* csv, markdown: one row's workings */
+	NatContinuation *cont;		/* the call's "next", or NULL */
+	int			hidden;			/* keyset: sort keys ending each row, not
+								 * answered (continuation.c) */
 } RowSink;
 
 static void
@@ -93,11 +98,19 @@ sink_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
 	MemoryContext old;
 	Size		header_bytes;
 	Size		header_memory;
+	int			natts;
 	int			i;
 
 	sink->stop_at_caps = (operation == CMD_SELECT);
 	if (sink->opened || sink->full)
 		return;
+	if (sink->cont)
+	{
+		sink->cont->query = (operation == CMD_SELECT);
+		if (sink->cont->mode == NAT_CONT_KEYSET)
+			sink->hidden = sink->cont->nkeys;
+	}
+	natts = typeinfo->natts - sink->hidden;
 
 	/*
 	 * The header counts against the budget like rows do: its text, and its
@@ -106,13 +119,13 @@ sink_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
 	 * header are left out.
 	 */
 	header_bytes = 2;
-	for (i = 0; i < typeinfo->natts; i++)
+	for (i = 0; i < natts; i++)
 		header_bytes += strlen(NameStr(TupleDescAttr(typeinfo, i)->attname)) + HEADER_BYTES_PER_COLUMN;
 	/* a text format's header line repeats the names */
 	if (NAT_FORMAT_IS_TEXT(sink->format))
-		for (i = 0; i < typeinfo->natts; i++)
+		for (i = 0; i < natts; i++)
 			header_bytes += strlen(NameStr(TupleDescAttr(typeinfo, i)->attname)) + 8;
-	header_memory = typeinfo->natts * HEADER_MEMORY_PER_COLUMN;
+	header_memory = natts * HEADER_MEMORY_PER_COLUMN;
 	if (call->row_bytes + header_bytes > sink->caps.max_bytes ||
 		call->row_memory + header_memory > ANSWER_MEMORY_FACTOR * sink->caps.max_bytes)
 	{
@@ -124,7 +137,9 @@ sink_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
 
 	old = MemoryContextSwitchTo(call->cxt);
 	sink->opened = true;
-	sink->tupdesc = CreateTupleDescCopy(typeinfo);
+	sink->tupdesc = CreateTemplateTupleDesc(natts);
+	for (i = 0; i < natts; i++)
+		TupleDescCopyEntry(sink->tupdesc, i + 1, typeinfo, i + 1);
 	sink->cols = nat_prepare_columns(sink->tupdesc, call->cxt);
 	sink->values = palloc(sizeof(JsonbValue) * Max(sink->tupdesc->natts, 1));
 
@@ -137,6 +152,38 @@ sink_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
 		nat_format_text_header(sink->format, sink->cols, sink->tupdesc->natts,
 							   sink->text);
 	}
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * Keep the hidden sort keys of the row just added: the last one's make
+ * the answer's "next" (continuation.c).
+ */
+static void
+keep_keys(RowSink *sink, TupleTableSlot *slot)
+{
+	NatContinuation *cont = sink->cont;
+	MemoryContext old = MemoryContextSwitchTo(sink->call->cxt);
+	int			i;
+
+	if (cont->last == NULL)
+	{
+		cont->last = palloc0(sizeof(Datum) * sink->hidden);
+		cont->last_null = palloc0(sizeof(bool) * sink->hidden);
+	}
+	for (i = 0; i < sink->hidden; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(slot->tts_tupleDescriptor,
+											  sink->tupdesc->natts + i);
+
+		if (cont->have_last && !cont->last_null[i] && !att->attbyval)
+			pfree(DatumGetPointer(cont->last[i]));
+		cont->last_null[i] = slot->tts_isnull[sink->tupdesc->natts + i];
+		cont->last[i] = cont->last_null[i] ? (Datum) 0 :
+			datumCopy(slot->tts_values[sink->tupdesc->natts + i],
+					  att->attbyval, att->attlen);
+	}
+	cont->have_last = true;
 	MemoryContextSwitchTo(old);
 }
 
@@ -165,6 +212,8 @@ add_text_row(RowSink *sink, TupleTableSlot *slot, Size budget)
 	call->row_bytes += size;
 	call->row_memory += size;
 	sink->result->row_count++;
+	if (sink->hidden > 0)
+		keep_keys(sink, slot);
 }
 
 /*
@@ -252,6 +301,8 @@ add_row(RowSink *sink, TupleTableSlot *slot)
 	}
 	result->row_count++;
 	MemoryContextSwitchTo(old);
+	if (sink->hidden > 0)
+		keep_keys(sink, slot);
 }
 
 /*
@@ -262,6 +313,12 @@ sink_receive(TupleTableSlot *slot, DestReceiver *self)
 {
 	RowSink    *sink = (RowSink *) self;
 
+	/* an offset continuation of the agent's query: skip what was answered */
+	if (sink->cont && sink->cont->skip > 0 && sink->stop_at_caps)
+	{
+		sink->cont->skip--;
+		return true;
+	}
 	if (!sink->full)
 		add_row(sink, slot);
 	return !(sink->full && sink->stop_at_caps);
@@ -296,6 +353,7 @@ nat_row_sink_create(ToolCall *call, RowCaps caps, RowResult *result)
 	sink->caps = caps;
 	sink->result = result;
 	sink->format = call->format = nat_call_format(call);
+	sink->cont = call->cont;
 	return &sink->pub;
 }
 

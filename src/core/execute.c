@@ -34,6 +34,7 @@
 
 #include "access/xact.h"
 #include "access/xlog.h"
+#include "continuation.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "nodes/params.h"
@@ -252,6 +253,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		call->operation = tool->operation;
 		call->args = nat_normalize_args(tool, args);
 		call->targs = nat_decode_args(tool, call->args);
+		nat_continuation_begin(call);
 		call->timeout_ms = nat_effective_timeout(call);
 		call->read_only = tool->read_only || nat_read_only ||
 			NAT_COMMON(call)->read_only.value;

@@ -150,6 +150,11 @@ SELECT 'success/select_query format csv', ai_tool_call('select_query',
     '{"table": "orders", "order_by": "id", "format": "csv"}');
 SELECT 'success/select_query format markdown, truncated', ai_tool_call('select_query',
     '{"table": "orders", "order_by": "id", "format": "markdown", "limit": 2}');
+SELECT 'success/select_query continued with next', ai_tool_call('select_query',
+    jsonb_build_object('table', 'orders', 'order_by', 'id', 'limit', 2, 'next',
+        ai_tool_call('select_query', '{"table": "orders", "order_by": "id", "limit": 2}') ->> 'next'));
+SELECT 'invalid_parameters/select_query forged next', ai_tool_call('select_query',
+    '{"table": "orders", "order_by": "id", "limit": 2, "next": "e30.AAAA"}');
 SELECT 'success/execute_sql mode multiple, format csv', ai_tool_call('execute_sql',
     '{"sql": "SELECT 1 AS a; SELECT 2 AS b", "mode": "multiple", "format": "csv"}');
 SELECT 'success/select_query no rows', ai_tool_call('select_query',

@@ -1,0 +1,24 @@
+/*-------------------------------------------------------------------------
+ *
+ * token.h
+ *		  HMAC-bound tokens (core/token.c), and the continuation and
+ *		  confirmation tokens built on them.
+ *
+ * IDENTIFICATION
+ *		  src/token.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef NAT_TOKEN_H
+#define NAT_TOKEN_H
+
+#include "neon_ai_tools.h"
+
+/* in core/token.c */
+extern char *nat_token_sign(const char *purpose, const char *binding,
+							const char *payload);
+extern char *nat_token_verify(const char *purpose, const char *binding,
+							  const char *token);
+extern char *nat_token_binding(ToolCall *call, const char *const *ignore);
+
+#endif							/* NAT_TOKEN_H */
