@@ -75,3 +75,15 @@ INSERT INTO ai_tool_secret
 SELECT decode(replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), 'hex');
 COMMENT ON TABLE ai_tool_secret IS
 'HMAC key of the tokens that neon_ai_tools hands to agents (next, confirmation_token); readable by its owner only';
+
+-- Confirmation tokens already used (neon_ai_tools.confirmation = token):
+-- each token's random nonce, kept until the token expires, so that a token
+-- works once.  Written by the extension as the table's owner, in the
+-- confirmed call's own transaction; granted to nobody else.
+CREATE TABLE ai_tool_confirmation_used (
+    nonce text PRIMARY KEY,
+    expires_at timestamptz NOT NULL
+);
+REVOKE ALL ON ai_tool_confirmation_used FROM PUBLIC;
+COMMENT ON TABLE ai_tool_confirmation_used IS
+'nonces of the confirmation tokens already used, until they expire; written by neon_ai_tools only';

@@ -336,6 +336,10 @@ typedef struct ToolError
 	char	   *column;
 	int			position;		/* 1-based, in the agent's own text */
 	int			sqlerrcode;		/* PostgreSQL's SQLSTATE behind it, or 0 */
+	/* confirmation_required with neon_ai_tools.confirmation = token */
+	char	   *confirmation_token;
+	bool		has_affected;	/* affected is the effect's affectedRows */
+	int64		affected;
 } ToolError;
 
 /* private SQLSTATE used only to carry a ToolError through an ERROR */

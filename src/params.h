@@ -139,4 +139,13 @@
 		.max_length = 65536, \
 	}
 
+#define NAT_PARAM_CONFIRMATION_TOKEN \
+	{ \
+		.name = "confirmation_token", \
+		.decode = NAT_DECODE_TEXT, .offset = offsetof(CommonArgs, confirmation_token), \
+		.types = NAT_JSON_STRING, \
+		.description = "When the server asks for confirmation (confirmation_required): the confirmation_token of that answer, passed only after the user has confirmed, with the same other arguments. Single use.", \
+		.max_length = 1024, \
+	}
+
 #endif							/* NAT_PARAMS_H */

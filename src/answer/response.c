@@ -690,6 +690,10 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 		nat_push_string_array(&state, "affected_resources", affected);
 	if (dependencies != NIL)
 		nat_push_string_array(&state, "dependencies", dependencies);
+	if (err && err->has_affected)
+		nat_push_int(&state, "affectedRows", err->affected);
+	if (err && err->confirmation_token)
+		nat_push_string(&state, "confirmation_token", err->confirmation_token);
 
 	push_error_details(&state, call, err ? NULL : edata, hint, column, path, position);
 	return JsonbValueToJsonb(nat_jsonb_push(&state, WJB_END_OBJECT, NULL));

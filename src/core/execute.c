@@ -40,6 +40,7 @@
 #include "nodes/params.h"
 #include "parser/parse_param.h"
 #include "storage/proc.h"
+#include "token.h"
 #include "neon_ai_tools.h"
 #include "plan.h"
 #include "utils/builtins.h"
@@ -730,7 +731,10 @@ nat_run_plan(ToolCall *call, ToolPlan *plan)
 			break;
 		case PLAN_AGENT:
 			run_agent_statements(call, plan);
+			nat_confirmation_check(call, call->affected_rows);
 			return;
 	}
 	nat_response_plan(call, plan, &result);
+	if (plan->run == PLAN_WRITE || plan->run == PLAN_UTILITY)
+		nat_confirmation_check(call, result.affected);
 }

@@ -121,8 +121,8 @@ b64url_decode(const char *s, int len, int *outlen)
 /*
  * The OID of the extension's schema, by its pg_extension row.
  */
-static Oid
-extension_schema(void)
+Oid
+nat_extension_schema(void)
 {
 	Relation	rel;
 	ScanKeyData key;
@@ -148,7 +148,7 @@ extension_schema(void)
 static void
 read_secret(uint8 *secret)
 {
-	Oid			nspid = extension_schema();
+	Oid			nspid = nat_extension_schema();
 	Oid			relid = OidIsValid(nspid) ? get_relname_relid(SECRET_TABLE, nspid) : InvalidOid;
 	Relation	rel;
 	TableScanDesc scan;

@@ -84,6 +84,7 @@ static const ToolParam execute_params[] = {
 	NAT_PARAM_FORMAT("the rows"),
 	NAT_PARAM_NEXT("The statement runs again and skips the rows already returned (by offset: rows may shift)."),
 	NAT_PARAM_MAX_AFFECTED,
+	NAT_PARAM_CONFIRMATION_TOKEN,
 	NAT_PARAM_TIMEOUT_MS,
 };
 

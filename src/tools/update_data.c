@@ -55,6 +55,7 @@ static const ToolParam update_params[] = {
 	NAT_PARAM_RETURNING,
 	NAT_PARAM_FORMAT("the returned rows"),
 	NAT_PARAM_MAX_AFFECTED,
+	NAT_PARAM_CONFIRMATION_TOKEN,
 	NAT_PARAM_TIMEOUT_MS,
 };
 

@@ -153,6 +153,10 @@ SELECT 'success/select_query format markdown, truncated', ai_tool_call('select_q
 SELECT 'success/select_query continued with next', ai_tool_call('select_query',
     jsonb_build_object('table', 'orders', 'order_by', 'id', 'limit', 2, 'next',
         ai_tool_call('select_query', '{"table": "orders", "order_by": "id", "limit": 2}') ->> 'next'));
+SET neon_ai_tools.confirmation = token;
+SELECT 'confirmation_required/delete_data every row, confirmation = token', ai_tool_call('delete_data',
+    '{"table": "orders", "confirm_all_rows": true}');
+RESET neon_ai_tools.confirmation;
 SELECT 'invalid_parameters/select_query forged next', ai_tool_call('select_query',
     '{"table": "orders", "order_by": "id", "limit": 2, "next": "e30.AAAA"}');
 SELECT 'success/execute_sql mode multiple, format csv', ai_tool_call('execute_sql',
