@@ -22,6 +22,7 @@ CREATE TABLE t (id int PRIMARY KEY, v text);
 INSERT INTO t SELECT i, 'v' || i FROM generate_series(1, 5) i;
 
 -- the setting: flag by default (the arguments alone decide), superuser-set
+LOAD 'neon_ai_tools';
 SHOW neon_ai_tools.confirmation;
 SHOW neon_ai_tools.confirmation_timeout;
 SHOW neon_ai_tools.confirmation_min_rows;
