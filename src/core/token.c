@@ -32,12 +32,10 @@
 #include "access/relation.h"
 #include "access/stratnum.h"
 #include "access/table.h"
-#include "access/tableam.h"
 #include "catalog/indexing.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_extension.h"
 #include "commands/extension.h"
-#include "executor/tuptable.h"
 #include "common/hmac.h"
 #include "common/sha2.h"
 #include "miscadmin.h"
@@ -151,8 +149,8 @@ read_secret(uint8 *secret)
 	Oid			nspid = nat_extension_schema();
 	Oid			relid = OidIsValid(nspid) ? get_relname_relid(SECRET_TABLE, nspid) : InvalidOid;
 	Relation	rel;
-	TableScanDesc scan;
-	TupleTableSlot *slot;
+	SysScanDesc scan;
+	HeapTuple	tup;
 	bool		found = false;
 
 	if (!OidIsValid(relid))
@@ -160,13 +158,13 @@ read_secret(uint8 *secret)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("the neon_ai_tools token key is missing"),
 				 errhint("Re-create the extension: DROP EXTENSION neon_ai_tools; CREATE EXTENSION neon_ai_tools;")));
+	/* a plain heap scan (no index), on the statement's snapshot */
 	rel = table_open(relid, AccessShareLock);
-	slot = table_slot_create(rel, NULL);
-	scan = table_beginscan(rel, GetActiveSnapshot(), 0, NULL);
-	while (!found && table_scan_getnextslot(scan, ForwardScanDirection, slot))
+	scan = systable_beginscan(rel, InvalidOid, false, GetActiveSnapshot(), 0, NULL);
+	while (!found && HeapTupleIsValid(tup = systable_getnext(scan)))
 	{
 		bool		isnull;
-		Datum		d = slot_getattr(slot, 1, &isnull);
+		Datum		d = heap_getattr(tup, 1, RelationGetDescr(rel), &isnull);
 		bytea	   *b;
 
 		if (isnull)
@@ -177,8 +175,7 @@ read_secret(uint8 *secret)
 		memcpy(secret, VARDATA_ANY(b), SECRET_BYTES);
 		found = true;
 	}
-	table_endscan(scan);
-	ExecDropSingleTupleTableSlot(slot);
+	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
 	if (!found)
 		ereport(ERROR,
