@@ -65,6 +65,7 @@ typedef struct RowSink
 	bool		opened;			/* "columns" and "data" pushed */
 	bool		full;			/* a cap was reached: no more rows added */
 	TupleDesc	tupdesc;
+	int			ncols;			/* the columns answered: the first ones */
 	ColumnOutput *cols;
 	JsonbValue *values;
 	int			format;			/* NatAnswerFormat */
@@ -137,19 +138,18 @@ sink_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
 
 	old = MemoryContextSwitchTo(call->cxt);
 	sink->opened = true;
-	sink->tupdesc = CreateTemplateTupleDesc(natts);
-	for (i = 0; i < natts; i++)
-		TupleDescCopyEntry(sink->tupdesc, i + 1, typeinfo, i + 1);
+	sink->tupdesc = CreateTupleDescCopy(typeinfo);
+	sink->ncols = natts;
 	sink->cols = nat_prepare_columns(sink->tupdesc, call->cxt);
-	sink->values = palloc(sizeof(JsonbValue) * Max(sink->tupdesc->natts, 1));
+	sink->values = palloc(sizeof(JsonbValue) * Max(sink->ncols, 1));
 
-	nat_response_columns(call, sink->cols, sink->tupdesc->natts);
+	nat_response_columns(call, sink->cols, sink->ncols);
 	if (NAT_FORMAT_IS_TEXT(sink->format))
 	{
 		sink->text = makeStringInfo();
 		sink->scratch = AllocSetContextCreate(call->cxt, "neon_ai_tools text row",
 											  ALLOCSET_DEFAULT_SIZES);
-		nat_format_text_header(sink->format, sink->cols, sink->tupdesc->natts,
+		nat_format_text_header(sink->format, sink->cols, sink->ncols,
 							   sink->text);
 	}
 	MemoryContextSwitchTo(old);
@@ -174,13 +174,13 @@ keep_keys(RowSink *sink, TupleTableSlot *slot)
 	for (i = 0; i < sink->hidden; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(slot->tts_tupleDescriptor,
-											  sink->tupdesc->natts + i);
+											  sink->ncols + i);
 
 		if (cont->have_last && !cont->last_null[i] && !att->attbyval)
 			pfree(DatumGetPointer(cont->last[i]));
-		cont->last_null[i] = slot->tts_isnull[sink->tupdesc->natts + i];
+		cont->last_null[i] = slot->tts_isnull[sink->ncols + i];
 		cont->last[i] = cont->last_null[i] ? (Datum) 0 :
-			datumCopy(slot->tts_values[sink->tupdesc->natts + i],
+			datumCopy(slot->tts_values[sink->ncols + i],
 					  att->attbyval, att->attlen);
 	}
 	cont->have_last = true;
@@ -199,7 +199,7 @@ add_text_row(RowSink *sink, TupleTableSlot *slot, Size budget)
 	const char *oversized;
 
 	slot_getallattrs(slot);
-	if (!nat_format_text_row(sink->format, sink->cols, sink->tupdesc->natts,
+	if (!nat_format_text_row(sink->format, sink->cols, sink->ncols,
 							 slot->tts_values, slot->tts_isnull, budget,
 							 sink->text, sink->scratch, &size, &oversized) ||
 		call->row_memory + size > ANSWER_MEMORY_FACTOR * sink->caps.max_bytes)
@@ -224,7 +224,7 @@ add_row(RowSink *sink, TupleTableSlot *slot)
 {
 	ToolCall   *call = sink->call;
 	RowResult  *result = sink->result;
-	int			natts = sink->tupdesc->natts;
+	int			natts = sink->ncols;
 	Size		budget;
 	Size		rowsize = 4;	/* braces, and the ", " after the row */
 	Size		rowmemory;

@@ -53,7 +53,7 @@ static const char *const binding_ignore[] = {
 	"next", "limit", "timeout_ms", "format", NULL
 };
 
-static void throw_bad_token(const char *why) pg_attribute_noreturn();
+pg_noreturn static void throw_bad_token(const char *why) pg_attribute_noreturn();
 
 static void
 throw_bad_token(const char *why)
