@@ -226,6 +226,8 @@ if [ "${#tap_tests[@]}" -gt 0 ]; then
     fi
 fi
 
-# (c) the MCP program's suites are TAP (test/t/004_mcp.pl, 005_mcp_sdk.pl) and run in (b).
+# (c) the MCP program's suites are TAP (test/t/004_mcp.pl, 005_mcp_sdk.pl, 013
+#     through PgBouncer, 015_mcp_http.pl and 016_mcp_http_sdk.pl over HTTP) and
+#     run in (b); its token checks are the mcpauth suite above.
 
 finish
