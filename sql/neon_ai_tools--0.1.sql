@@ -8,13 +8,13 @@
 -- search_path apply to what a tool does.  PARALLEL UNSAFE: a call opens a
 -- subtransaction.
 
-CREATE FUNCTION ai_tool_list(format text DEFAULT 'native')
+CREATE FUNCTION ai_tool_list(format text DEFAULT 'native', compact boolean DEFAULT false)
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'ai_tool_list'
 LANGUAGE C STABLE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION ai_tool_list(text) IS
-'catalog of the tools enabled for the caller, with JSON Schemas; format native, openai, anthropic or mcp';
+COMMENT ON FUNCTION ai_tool_list(text, boolean) IS
+'catalog of the tools enabled for the caller, with JSON Schemas; format native, openai, openai_strict, anthropic, mcp or gemini; compact: short descriptions, no examples';
 
 CREATE FUNCTION ai_tool_call(name text, args jsonb DEFAULT '{}')
 RETURNS jsonb
@@ -133,3 +133,31 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 COMMENT ON FUNCTION ai_tool_run(jsonb, jsonb) IS
 'runs the tool calls of one model response (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages or Gemini) and answers with the messages that carry their results, in the same dialect';
+
+-- The key of the tokens an agent carries between calls ("next", and
+-- "confirmation_token"): 32 random bytes of this database
+-- (gen_random_uuid() draws on pg_strong_random()), HMAC key of every
+-- token.  No role but the table's owner is granted anything on it: the
+-- extension reads it in C, past the privileges, so an agent's role can
+-- neither read it nor forge a token.  Not dumped: a restored database makes
+-- its own key, and older tokens stop working (README, "Tokens").
+CREATE TABLE ai_tool_secret (
+    secret bytea NOT NULL CHECK (octet_length(secret) = 32)
+);
+REVOKE ALL ON ai_tool_secret FROM PUBLIC;
+INSERT INTO ai_tool_secret
+SELECT decode(replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), 'hex');
+COMMENT ON TABLE ai_tool_secret IS
+'HMAC key of the tokens that neon_ai_tools hands to agents (next, confirmation_token); readable by its owner only';
+
+-- Confirmation tokens already used (neon_ai_tools.confirmation = token):
+-- each token's random nonce, kept until the token expires, so that a token
+-- works once.  Written by the extension as the table's owner, in the
+-- confirmed call's own transaction; granted to nobody else.
+CREATE TABLE ai_tool_confirmation_used (
+    nonce text PRIMARY KEY,
+    expires_at timestamptz NOT NULL
+);
+REVOKE ALL ON ai_tool_confirmation_used FROM PUBLIC;
+COMMENT ON TABLE ai_tool_confirmation_used IS
+'nonces of the confirmation tokens already used, until they expire; written by neon_ai_tools only';

@@ -85,6 +85,7 @@ extern const struct config_enum_entry nat_require_ssl_options[];
 extern const struct config_enum_entry nat_audit_options[];
 
 extern void nat_define_settings(void);
+extern void nat_define_answer_settings(void);	/* in core/guc_answer.c */
 extern bool nat_tool_enabled(const char *name);
 
 /* ---- in core/call_guard.c: what statements run for a call may do ---- */
@@ -212,6 +213,9 @@ typedef struct CommonArgs
 	NatIntArg	offset;
 	NatIntArg	timeout_ms;
 	NatBoolArg	read_only;
+	char	   *format;			/* answer format (formats.h), NULL: default */
+	char	   *next;			/* continuation token (continuation.c) */
+	char	   *confirmation_token; /* confirmation.c */
 } CommonArgs;
 
 typedef struct ToolParam
@@ -231,6 +235,8 @@ typedef struct ToolParam
 	const char *default_json;	/* JSON text, or NULL */
 	int		   *default_setting;	/* or: the setting whose value is the
 									 * default (clamped to the maximum) */
+	int		   *default_enum_setting;	/* or: an enum setting whose value
+										 * indexes enum_values */
 	const char *examples_json;	/* JSON array text, or NULL */
 	int			items;			/* NAT_ITEMS_*: what an array holds */
 	const char *items_json;		/* or its items' schema, as JSON text */
@@ -290,7 +296,7 @@ extern Jsonb *nat_tool_entry(const ToolDef *tool, const char *format);
 extern bool nat_tool_available(const ToolDef *tool);
 extern bool nat_tool_has_param(const ToolDef *tool, const char *name);
 extern char *nat_available_tool_names(void);
-extern Jsonb *nat_tool_catalog(const char *format);
+extern Jsonb *nat_tool_catalog(const char *format, bool compact);
 extern const char *nat_closest_tool_name(const char *name);
 
 /* ---- in core/custom_store.c: the table of custom tool definitions ---- */
@@ -393,6 +399,10 @@ typedef struct ToolError
 	char	   *column;
 	int			position;		/* 1-based, in the agent's own text */
 	int			sqlerrcode;		/* PostgreSQL's SQLSTATE behind it, or 0 */
+	/* confirmation_required with neon_ai_tools.confirmation = token */
+	char	   *confirmation_token;
+	bool		has_affected;	/* affected is the effect's affectedRows */
+	int64		affected;
 } ToolError;
 
 /* private SQLSTATE used only to carry a ToolError through an ERROR */
@@ -646,6 +656,8 @@ typedef struct ToolCall
 	char	   *query_source;	/* the agent's own SQL text, if any */
 
 	List	   *warnings;		/* of char *, joined into "warning" */
+	struct NatContinuation *cont;	/* "next" (continuation.h), or NULL */
+	int			format;			/* NatAnswerFormat of the rows (formats.h) */
 	int64		row_bytes;		/* rows in the answer, rendered as text */
 	int64		row_memory;		/* estimated memory the rows hold */
 

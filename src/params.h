@@ -17,6 +17,7 @@
 #ifndef NAT_PARAMS_H
 #define NAT_PARAMS_H
 
+#include "formats.h"
 #include "neon_ai_tools.h"
 
 #define NAT_PARAM_TABLE(what) \
@@ -117,6 +118,34 @@
 		.has_minimum = true, \
 		.minimum = 0, \
 		.maximum_setting = &nat_max_affected_rows, \
+	}
+
+#define NAT_PARAM_FORMAT(what) \
+	{ \
+		.name = "format", \
+		.decode = NAT_DECODE_TEXT, .offset = offsetof(CommonArgs, format), \
+		.types = NAT_JSON_STRING, \
+		.description = "How " what " are written: json (an object a row), columnar (columns once, each row an array: exact, typed, about half the size), csv or markdown (text in data_text; note says what text loses).", \
+		.enum_values = nat_answer_format_names, \
+		.default_enum_setting = &nat_default_format, \
+	}
+
+#define NAT_PARAM_NEXT(how) \
+	{ \
+		.name = "next", \
+		.decode = NAT_DECODE_TEXT, .offset = offsetof(CommonArgs, next), \
+		.types = NAT_JSON_STRING, \
+		.description = "To continue a truncated answer: its \"next\" value, unchanged, with the same other arguments (limit and format may change). " how, \
+		.max_length = 65536, \
+	}
+
+#define NAT_PARAM_CONFIRMATION_TOKEN \
+	{ \
+		.name = "confirmation_token", \
+		.decode = NAT_DECODE_TEXT, .offset = offsetof(CommonArgs, confirmation_token), \
+		.types = NAT_JSON_STRING, \
+		.description = "When the server asks for confirmation (confirmation_required): the confirmation_token of that answer, passed only after the user has confirmed, with the same other arguments. Single use.", \
+		.max_length = 1024, \
 	}
 
 #endif							/* NAT_PARAMS_H */

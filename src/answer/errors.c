@@ -460,6 +460,9 @@ nat_throw(ToolError *err)
 	copy->column = copy_string(err->column);
 	copy->position = err->position;
 	copy->sqlerrcode = err->sqlerrcode;
+	copy->confirmation_token = copy_string(err->confirmation_token);
+	copy->has_affected = err->has_affected;
+	copy->affected = err->affected;
 	MemoryContextSwitchTo(old);
 
 	pending_error = copy;

@@ -22,6 +22,8 @@
 #include "postgres.h"
 
 #include "access/xlog.h"
+#include "continuation.h"
+#include "formats.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
@@ -88,6 +90,8 @@ nat_response_finish(ToolCall *call)
 	}
 	if (call->dry_run)
 		nat_push_bool(&call->state, "dryRun", true);
+	if (call->format != NAT_FORMAT_JSON)
+		nat_push_string(&call->state, "format", nat_answer_format_names[call->format]);
 	nat_push_bool(&call->state, "success", true);
 	nat_push_string(&call->state, "status", "success");
 	push_call_keys(&call->state, call);
@@ -191,8 +195,12 @@ nat_response_rows(ToolCall *call, RowResult *result)
 {
 	NatJsonb   *state = &call->state;
 
+	char	   *next = nat_continuation_next(call, result);
+
 	nat_push_int(state, "rowCount", result->row_count);
 	nat_push_bool(state, "truncated", result->truncated);
+	if (next)
+		nat_push_string(state, "next", next);
 	if (result->truncated)
 	{
 		const char *what = strcmp(result->truncation_reason, "row_limit") == 0 ?
@@ -204,11 +212,14 @@ nat_response_rows(ToolCall *call, RowResult *result)
 							 result->row_count,
 							 strcmp(what, "rows") == 0 ? "row" : "byte",
 							 result->truncation_limit, what,
+							 next ? "to continue after the last row, repeat the call with \"next\" set to this answer's next." :
 							 !nat_tool_has_param(call->tool, "offset") ?
 							 "narrow the query, select fewer columns, or page with ORDER BY ... LIMIT ... OFFSET." :
 							 nat_tool_has_param(call->tool, "order_by") ?
 							 "narrow the filter, or page with offset and order_by." :
 							 "narrow the filter, or page with offset."));
+		if (next && call->cont->mode == NAT_CONT_OFFSET)
+			add_warning(call, nat_continuation_offset_warning(call));
 		if (result->oversized_column && result->row_count == 0)
 			add_warning(call,
 						psprintf("The value of column \"%s\" in the first row alone is larger than the byte limit; it was not read. Select a shorter form of it, for example left(%s, 1000) or length(%s), or leave the column out.",
@@ -679,6 +690,10 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 		nat_push_string_array(&state, "affected_resources", affected);
 	if (dependencies != NIL)
 		nat_push_string_array(&state, "dependencies", dependencies);
+	if (err && err->has_affected)
+		nat_push_int(&state, "affectedRows", err->affected);
+	if (err && err->confirmation_token)
+		nat_push_string(&state, "confirmation_token", err->confirmation_token);
 
 	push_error_details(&state, call, err ? NULL : edata, hint, column, path, position);
 	return JsonbValueToJsonb(nat_jsonb_push(&state, WJB_END_OBJECT, NULL));

@@ -15,8 +15,9 @@
  *   change only some of the rows: its RETURNING rows past the caps are
  *   counted and dropped, never kept.
  *
- * The byte cap counts the rows as rendered in JSON text, escapes and all,
- * and it is shared by every statement of the call.  A value is converted
+ * The byte cap counts the rows as rendered in the call's format (json
+ * objects, columnar arrays, or lines of csv or markdown text: formats.c),
+ * escapes and all, and it is shared by every statement of the call.  A value is converted
  * only if its stored size fits in what remains (see jsonb_out.c), so one
  * huge value costs nothing but the row it was in.
  *
@@ -34,10 +35,13 @@
  */
 #include "postgres.h"
 
+#include "continuation.h"
 #include "executor/tuptable.h"
+#include "formats.h"
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "tcop/dest.h"
+#include "utils/datum.h"
 #include "utils/memutils.h"
 
 #define ANSWER_MEMORY_FACTOR 8
@@ -61,8 +65,15 @@ typedef struct RowSink
 	bool		opened;			/* "columns" and "data" pushed */
 	bool		full;			/* a cap was reached: no more rows added */
 	TupleDesc	tupdesc;
+	int			ncols;			/* the columns answered: the first ones */
 	ColumnOutput *cols;
 	JsonbValue *values;
+	int			format;			/* NatAnswerFormat */
+	StringInfo	text;			/* csv, markdown: the rows' text */
+	MemoryContext scratch;		/* csv, markdown: one row's workings */
+	NatContinuation *cont;		/* the call's "next", or NULL */
+	int			hidden;			/* keyset: sort keys ending each row, not
+								 * answered (continuation.c) */
 } RowSink;
 
 static void
@@ -88,11 +99,19 @@ sink_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
 	MemoryContext old;
 	Size		header_bytes;
 	Size		header_memory;
+	int			natts;
 	int			i;
 
 	sink->stop_at_caps = (operation == CMD_SELECT);
 	if (sink->opened || sink->full)
 		return;
+	if (sink->cont)
+	{
+		sink->cont->query = (operation == CMD_SELECT);
+		if (sink->cont->mode == NAT_CONT_KEYSET)
+			sink->hidden = sink->cont->nkeys;
+	}
+	natts = typeinfo->natts - sink->hidden;
 
 	/*
 	 * The header counts against the budget like rows do: its text, and its
@@ -101,9 +120,13 @@ sink_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
 	 * header are left out.
 	 */
 	header_bytes = 2;
-	for (i = 0; i < typeinfo->natts; i++)
+	for (i = 0; i < natts; i++)
 		header_bytes += strlen(NameStr(TupleDescAttr(typeinfo, i)->attname)) + HEADER_BYTES_PER_COLUMN;
-	header_memory = typeinfo->natts * HEADER_MEMORY_PER_COLUMN;
+	/* a text format's header line repeats the names */
+	if (NAT_FORMAT_IS_TEXT(sink->format))
+		for (i = 0; i < natts; i++)
+			header_bytes += strlen(NameStr(TupleDescAttr(typeinfo, i)->attname)) + 8;
+	header_memory = natts * HEADER_MEMORY_PER_COLUMN;
 	if (call->row_bytes + header_bytes > sink->caps.max_bytes ||
 		call->row_memory + header_memory > ANSWER_MEMORY_FACTOR * sink->caps.max_bytes)
 	{
@@ -116,11 +139,81 @@ sink_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
 	old = MemoryContextSwitchTo(call->cxt);
 	sink->opened = true;
 	sink->tupdesc = CreateTupleDescCopy(typeinfo);
+	sink->ncols = natts;
 	sink->cols = nat_prepare_columns(sink->tupdesc, call->cxt);
-	sink->values = palloc(sizeof(JsonbValue) * Max(sink->tupdesc->natts, 1));
+	sink->values = palloc(sizeof(JsonbValue) * Max(sink->ncols, 1));
 
-	nat_response_columns(call, sink->cols, sink->tupdesc->natts);
+	nat_response_columns(call, sink->cols, sink->ncols);
+	if (NAT_FORMAT_IS_TEXT(sink->format))
+	{
+		sink->text = makeStringInfo();
+		sink->scratch = AllocSetContextCreate(call->cxt, "neon_ai_tools text row",
+											  ALLOCSET_DEFAULT_SIZES);
+		nat_format_text_header(sink->format, sink->cols, sink->ncols,
+							   sink->text);
+	}
 	MemoryContextSwitchTo(old);
+}
+
+/*
+ * Keep the hidden sort keys of the row just added: the last one's make
+ * the answer's "next" (continuation.c).
+ */
+static void
+keep_keys(RowSink *sink, TupleTableSlot *slot)
+{
+	NatContinuation *cont = sink->cont;
+	MemoryContext old = MemoryContextSwitchTo(sink->call->cxt);
+	int			i;
+
+	if (cont->last == NULL)
+	{
+		cont->last = palloc0(sizeof(Datum) * sink->hidden);
+		cont->last_null = palloc0(sizeof(bool) * sink->hidden);
+	}
+	for (i = 0; i < sink->hidden; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(slot->tts_tupleDescriptor,
+											  sink->ncols + i);
+
+		if (cont->have_last && !cont->last_null[i] && !att->attbyval)
+			pfree(DatumGetPointer(cont->last[i]));
+		cont->last_null[i] = slot->tts_isnull[sink->ncols + i];
+		cont->last[i] = cont->last_null[i] ? (Datum) 0 :
+			datumCopy(slot->tts_values[sink->ncols + i],
+					  att->attbyval, att->attlen);
+	}
+	cont->have_last = true;
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * Add one row to a text format's "data_text", if it is within the byte
+ * cap (formats.c renders it).
+ */
+static void
+add_text_row(RowSink *sink, TupleTableSlot *slot, Size budget)
+{
+	ToolCall   *call = sink->call;
+	Size		size;
+	const char *oversized;
+
+	slot_getallattrs(slot);
+	if (!nat_format_text_row(sink->format, sink->cols, sink->ncols,
+							 slot->tts_values, slot->tts_isnull, budget,
+							 sink->text, sink->scratch, &size, &oversized) ||
+		call->row_memory + size > ANSWER_MEMORY_FACTOR * sink->caps.max_bytes)
+	{
+		mark_truncated(sink, "byte_limit", sink->caps.max_bytes);
+		if (sink->result->row_count == 0)
+			sink->result->oversized_column = oversized;
+		return;
+	}
+	call->row_bytes += size;
+	call->row_memory += size;
+	sink->result->row_count++;
+	if (sink->hidden > 0)
+		keep_keys(sink, slot);
 }
 
 /*
@@ -131,7 +224,7 @@ add_row(RowSink *sink, TupleTableSlot *slot)
 {
 	ToolCall   *call = sink->call;
 	RowResult  *result = sink->result;
-	int			natts = sink->tupdesc->natts;
+	int			natts = sink->ncols;
 	Size		budget;
 	Size		rowsize = 4;	/* braces, and the ", " after the row */
 	Size		rowmemory;
@@ -146,6 +239,11 @@ add_row(RowSink *sink, TupleTableSlot *slot)
 
 	budget = sink->caps.max_bytes > call->row_bytes ?
 		sink->caps.max_bytes - call->row_bytes : 0;
+	if (NAT_FORMAT_IS_TEXT(sink->format))
+	{
+		add_text_row(sink, slot, budget);
+		return;
+	}
 	/* the row's object: its parse state, its pairs, its place in "data" */
 	rowmemory = 128 + 2 * sizeof(JsonbValue) + Max(natts, 4) * sizeof(JsonbPair);
 	slot_getallattrs(slot);
@@ -155,9 +253,14 @@ add_row(RowSink *sink, TupleTableSlot *slot)
 		Size		size;
 		Size		memory;
 
+		/* columnar: no key, a separator ", " instead */
+		Size		unkeyed = sink->format == NAT_FORMAT_COLUMNAR ?
+			sink->cols[i].key_size : 0;
+
 		if (rowsize > budget ||
 			!nat_datum_to_jsonb_value(&sink->cols[i], slot->tts_values[i],
-									  slot->tts_isnull[i], budget - rowsize,
+									  slot->tts_isnull[i],
+									  budget - rowsize + unkeyed,
 									  &sink->values[i], &size, &memory))
 		{
 			mark_truncated(sink, "byte_limit", sink->caps.max_bytes);
@@ -166,7 +269,7 @@ add_row(RowSink *sink, TupleTableSlot *slot)
 			MemoryContextSwitchTo(old);
 			return;
 		}
-		rowsize += size;
+		rowsize += size - unkeyed + (unkeyed > 0 ? 2 : 0);
 		rowmemory += memory;
 	}
 	if (rowsize > budget ||
@@ -179,15 +282,27 @@ add_row(RowSink *sink, TupleTableSlot *slot)
 	call->row_bytes += rowsize;
 	call->row_memory += rowmemory;
 
-	nat_jsonb_push(&call->state, WJB_BEGIN_OBJECT, NULL);
-	for (i = 0; i < natts; i++)
+	if (sink->format == NAT_FORMAT_COLUMNAR)
 	{
-		nat_push_key(&call->state, sink->cols[i].key);
-		nat_jsonb_push(&call->state, WJB_VALUE, &sink->values[i]);
+		nat_jsonb_push(&call->state, WJB_BEGIN_ARRAY, NULL);
+		for (i = 0; i < natts; i++)
+			nat_jsonb_push(&call->state, WJB_ELEM, &sink->values[i]);
+		nat_jsonb_push(&call->state, WJB_END_ARRAY, NULL);
 	}
-	nat_jsonb_push(&call->state, WJB_END_OBJECT, NULL);
+	else
+	{
+		nat_jsonb_push(&call->state, WJB_BEGIN_OBJECT, NULL);
+		for (i = 0; i < natts; i++)
+		{
+			nat_push_key(&call->state, sink->cols[i].key);
+			nat_jsonb_push(&call->state, WJB_VALUE, &sink->values[i]);
+		}
+		nat_jsonb_push(&call->state, WJB_END_OBJECT, NULL);
+	}
 	result->row_count++;
 	MemoryContextSwitchTo(old);
+	if (sink->hidden > 0)
+		keep_keys(sink, slot);
 }
 
 /*
@@ -198,6 +313,12 @@ sink_receive(TupleTableSlot *slot, DestReceiver *self)
 {
 	RowSink    *sink = (RowSink *) self;
 
+	/* an offset continuation of the agent's query: skip what was answered */
+	if (sink->cont && sink->cont->skip > 0 && sink->stop_at_caps)
+	{
+		sink->cont->skip--;
+		return true;
+	}
 	if (!sink->full)
 		add_row(sink, slot);
 	return !(sink->full && sink->stop_at_caps);
@@ -231,6 +352,8 @@ nat_row_sink_create(ToolCall *call, RowCaps caps, RowResult *result)
 	sink->call = call;
 	sink->caps = caps;
 	sink->result = result;
+	sink->format = call->format = nat_call_format(call);
+	sink->cont = call->cont;
 	return &sink->pub;
 }
 
@@ -245,5 +368,9 @@ nat_row_sink_close(DestReceiver *self)
 	MemoryContext old = MemoryContextSwitchTo(sink->call->cxt);
 
 	nat_response_data_end(sink->call, sink->opened);
+	if (NAT_FORMAT_IS_TEXT(sink->format))
+		nat_format_text_end(sink->call, sink->format, sink->text);
+	if (sink->scratch)
+		MemoryContextDelete(sink->scratch);
 	MemoryContextSwitchTo(old);
 }

@@ -34,11 +34,13 @@
 
 #include "access/xact.h"
 #include "access/xlog.h"
+#include "continuation.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "nodes/params.h"
 #include "parser/parse_param.h"
 #include "storage/proc.h"
+#include "token.h"
 #include "neon_ai_tools.h"
 #include "plan.h"
 #include "utils/builtins.h"
@@ -259,6 +261,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		call->operation = tool->operation;
 		call->args = nat_normalize_args(tool, args);
 		call->targs = nat_decode_args(tool, call->args);
+		nat_continuation_begin(call);
 		call->timeout_ms = nat_effective_timeout(call);
 		call->read_only = tool->read_only || nat_read_only ||
 			NAT_COMMON(call)->read_only.value;
@@ -744,7 +747,10 @@ nat_run_plan(ToolCall *call, ToolPlan *plan)
 			break;
 		case PLAN_AGENT:
 			run_agent_statements(call, plan);
+			nat_confirmation_check(call, call->affected_rows);
 			return;
 	}
 	nat_response_plan(call, plan, &result);
+	if (plan->run == PLAN_WRITE || plan->run == PLAN_UTILITY)
+		nat_confirmation_check(call, result.affected);
 }

@@ -237,6 +237,7 @@ nat_define_settings(void)
 
 	define_tool_run_settings();
 
+	nat_define_answer_settings();
 	MarkGUCPrefixReserved("neon_ai_tools");
 
 	nat_policy_after_define();

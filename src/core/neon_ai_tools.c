@@ -48,9 +48,11 @@ _PG_init(void)
 }
 
 /*
- * ai_tool_list(format text DEFAULT 'native') returns jsonb
+ * ai_tool_list(format text DEFAULT 'native', compact boolean DEFAULT false)
+ * returns jsonb
  *
- * The catalog of the tools enabled for the caller.
+ * The catalog of the tools enabled for the caller; compact: short
+ * descriptions and no examples.  A NULL compact is false.
  */
 Datum
 ai_tool_list(PG_FUNCTION_ARGS)
@@ -68,7 +70,9 @@ ai_tool_list(PG_FUNCTION_ARGS)
 	format = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	/* under SET ROLE, the tools and limits of the current role's policy */
 	nest = nat_role_policy_begin();
-	catalog = nat_tool_catalog(format);
+	catalog = nat_tool_catalog(format,
+							   PG_NARGS() > 1 && !PG_ARGISNULL(1) &&
+							   PG_GETARG_BOOL(1));
 	nat_role_policy_end(nest);
 	PG_RETURN_JSONB_P(catalog);
 }

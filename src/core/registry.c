@@ -165,6 +165,8 @@ typedef struct CatalogFormat
 	bool		openapi;		/* Gemini's OpenAPI subset: no
 								 * additionalProperties, no null type */
 	bool		examples;		/* examples of each parameter */
+	bool		compact;		/* option compact: first sentences only, no
+								 * examples (set by nat_tool_catalog) */
 } CatalogFormat;
 
 static const CatalogFormat catalog_formats[] = {
@@ -395,6 +397,33 @@ append_type_keywords(StringInfo buf, const ToolParam *param, int types,
 	}
 }
 
+/* a compact description is at least this long, unless the full one is not */
+#define COMPACT_DESCRIPTION_MIN 40
+
+/*
+ * The first sentence of a description, for the compact catalog: up to the
+ * first ". " that does not end an abbreviation (e.g., i.e.) or an ellipsis,
+ * or the first
+ * two when the first is too short to say anything ("Which rows to
+ * return.").
+ */
+static const char *
+first_sentence(const char *description)
+{
+	const char *p;
+
+	for (p = description; (p = strstr(p, ". ")) != NULL; p++)
+	{
+		if ((p - description >= 3 && strncmp(p - 3, "e.g", 3) == 0) ||
+			(p - description >= 3 && strncmp(p - 3, "i.e", 3) == 0) ||
+			(p > description && p[-1] == '.') ||
+			p - description < COMPACT_DESCRIPTION_MIN)
+			continue;
+		return pnstrdup(description, p - description + 1);
+	}
+	return description;
+}
+
 /*
  * The JSON Schema of one parameter.
  */
@@ -426,6 +455,8 @@ append_param_schema(StringInfo buf, const ToolParam *param, const CatalogFormat 
 		if (param->closed_description)
 			description = param->closed_description;
 	}
+	if (fmt->compact)
+		description = first_sentence(description);
 	for (i = 0; i < lengthof(type_names); i++)
 		if (types & type_names[i].bit)
 			n++;
@@ -435,6 +466,8 @@ append_param_schema(StringInfo buf, const ToolParam *param, const CatalogFormat 
 	if (param->default_setting)
 		appendStringInfo(&dflt, INT64_FORMAT,
 						 Min((int64) *param->default_setting, param_maximum(param)));
+	else if (param->default_enum_setting)
+		escape_json(&dflt, param->enum_values[*param->default_enum_setting]);
 	else if (param->default_json)
 		appendStringInfoString(&dflt, param->default_json);
 
@@ -572,7 +605,8 @@ append_tool_entry(StringInfo buf, const ToolDef *tool, const CatalogFormat *fmt)
 	initStringInfo(&title);
 	escape_json(&title, tool->title);
 	initStringInfo(&description);
-	escape_json(&description, closed_tool_description(tool, fmt));
+	escape_json(&description, fmt->compact ? first_sentence(tool->description) :
+				closed_tool_description(tool, fmt));
 	initStringInfo(&parameters);
 	append_parameters_schema(&parameters, tool, fmt);
 	initStringInfo(&annotations);
@@ -624,15 +658,26 @@ catalog_format(const char *name)
 
 /*
  * The catalog of the tools available to the caller, in one of the
- * catalog_formats.
+ * catalog_formats; compact: for clients that pay per token, each
+ * description's first sentence and no examples (README, "Catalog
+ * formats").
  */
 Jsonb *
-nat_tool_catalog(const char *format)
+nat_tool_catalog(const char *format, bool compact)
 {
 	StringInfoData buf;
 	const CatalogFormat *fmt = catalog_format(format);
+	CatalogFormat compact_fmt;
 	ListCell   *lc;
 	int			n = 0;
+
+	if (compact)
+	{
+		compact_fmt = *fmt;
+		compact_fmt.compact = true;
+		compact_fmt.examples = false;
+		fmt = &compact_fmt;
+	}
 
 	initStringInfo(&buf);
 	appendStringInfoChar(&buf, '[');

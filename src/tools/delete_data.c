@@ -104,7 +104,9 @@ static const ToolParam delete_params[] = {
 	},
 	NAT_PARAM_DRY_RUN,
 	NAT_PARAM_RETURNING,
+	NAT_PARAM_FORMAT("the returned rows"),
 	NAT_PARAM_MAX_AFFECTED,
+	NAT_PARAM_CONFIRMATION_TOKEN,
 	NAT_PARAM_TIMEOUT_MS,
 };
 

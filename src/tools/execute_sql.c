@@ -25,6 +25,7 @@
 
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
+#include "continuation.h"
 #include "params.h"
 #include "plan.h"
 
@@ -80,7 +81,10 @@ static const ToolParam execute_params[] = {
 		.default_json = "false",
 	},
 	NAT_PARAM_LIMIT("rows per statement"),
+	NAT_PARAM_FORMAT("the rows"),
+	NAT_PARAM_NEXT("The statement runs again and skips the rows already returned (by offset: rows may shift)."),
 	NAT_PARAM_MAX_AFFECTED,
+	NAT_PARAM_CONFIRMATION_TOKEN,
 	NAT_PARAM_TIMEOUT_MS,
 };
 
@@ -143,4 +147,17 @@ execute_sql(ToolCall *call, const void *targs, ToolPlan *plan)
 	plan->json_params = args->params;
 	plan->multiple = multiple;
 	plan->max_affected = nat_effective_max_affected(call);
+
+	/* one statement's rows continue by offset (continuation.c) */
+	if (call->cont && !multiple)
+	{
+		call->cont->mode = NAT_CONT_OFFSET;
+		if (call->cont->given && call->cont->given_mode != NAT_CONT_OFFSET)
+			elog(ERROR, "an execute_sql continuation token is not an offset");
+		call->cont->base = call->cont->skip =
+			call->cont->given ? call->cont->given_offset : 0;
+	}
+	else if (call->cont && call->cont->given)
+		nat_invalid_param("$.next", "Use next with mode \"single\" only.",
+						  "mode \"multiple\" cannot be continued");
 }

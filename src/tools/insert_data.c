@@ -92,6 +92,7 @@ static const ToolParam insert_params[] = {
 		.validate = nat_validate_columns,
 	},
 	NAT_PARAM_RETURNING,
+	NAT_PARAM_FORMAT("the returned rows"),
 	NAT_PARAM_MAX_AFFECTED,
 	NAT_PARAM_TIMEOUT_MS,
 };

@@ -95,6 +95,7 @@ static const ToolParam list_tables_params[] = {
 	},
 	NAT_PARAM_LIMIT("tables"),
 	NAT_PARAM_OFFSET("Tables (the list is ordered by schema and name)"),
+	NAT_PARAM_FORMAT("the tables"),
 	NAT_PARAM_TIMEOUT_MS,
 };
 

@@ -19,6 +19,7 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
+#include "continuation.h"
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "params.h"
@@ -66,6 +67,8 @@ static const ToolParam select_params[] = {
 	},
 	NAT_PARAM_LIMIT("rows"),
 	NAT_PARAM_OFFSET("Rows (use with order_by)"),
+	NAT_PARAM_FORMAT("the rows"),
+	NAT_PARAM_NEXT("The rows after the last one returned: exact when the order is on a unique key (the primary key is added to order_by as a tie-breaker), else by offset."),
 	NAT_PARAM_TIMEOUT_MS,
 };
 
@@ -203,25 +206,26 @@ nat_validate_order_by(JsonbValue *value, const char *path)
 }
 
 /*
- * One sort key: column [ASC|DESC] [NULLS FIRST|LAST].
+ * One sort key, column [ASC|DESC] [NULLS FIRST|LAST], added to keys.
  */
 static void
-deparse_sort_key(StringInfo buf, Oid relid, const char *column,
-				 const char *direction, const char *nulls, const char *path)
+add_sort_key(List **keys, Oid relid, const char *column,
+			 const char *direction, const char *nulls, const char *path)
 {
-	nat_deparse_column(buf, relid, nat_resolve_column(relid, column, path));
-	if (direction && pg_strcasecmp(direction, "desc") == 0)
-		appendStringInfoString(buf, " DESC");
-	if (nulls)
-		appendStringInfoString(buf, pg_strcasecmp(nulls, "first") == 0 ?
-							   " NULLS FIRST" : " NULLS LAST");
+	NatSortKey *key = palloc0(sizeof(NatSortKey));
+
+	key->attnum = nat_resolve_column(relid, column, path);
+	key->desc = direction && pg_strcasecmp(direction, "desc") == 0;
+	key->nulls_given = nulls != NULL;
+	key->nulls_first = nulls ? pg_strcasecmp(nulls, "first") == 0 : key->desc;
+	*keys = lappend(*keys, key);
 }
 
 /*
  * Parse "created_at desc nulls last" into a sort key.
  */
 static void
-deparse_sort_string(StringInfo buf, Oid relid, const char *str, const char *path)
+parse_sort_string(List **keys, Oid relid, const char *str, const char *path)
 {
 	const char *p = str;
 	bool		quoted;
@@ -262,20 +266,21 @@ deparse_sort_string(StringInfo buf, Oid relid, const char *str, const char *path
 	if (column == NULL || nwords < 0 || i != nwords)
 		nat_invalid_param(path, "Write sort keys like \"created_at desc, id\" or \"name asc nulls last\".",
 						  "invalid sort key \"%s\"", nat_clip(str));
-	deparse_sort_key(buf, relid, column, direction, nulls, path);
+	add_sort_key(keys, relid, column, direction, nulls, path);
 }
 
 /*
- * Append " ORDER BY ..." if order_by was given.
+ * The sort keys of order_by (of NatSortKey), NIL if it was not given.
  */
-static void
-deparse_order_by(StringInfo buf, JsonbValue *order_by, Oid relid)
+static List *
+parse_order_by(JsonbValue *order_by, Oid relid)
 {
+	List	   *keys = NIL;
 	int			n = 0;
 	int			i;
 
 	if (order_by == NULL)
-		return;
+		return NIL;
 	if (order_by->type == jbvString)
 	{
 		ListCell   *lc;
@@ -287,32 +292,53 @@ deparse_order_by(StringInfo buf, JsonbValue *order_by, Oid relid)
 								  psprintf("Sort by at most %d keys.", NAT_MAX_COLUMNS),
 								  "argument \"order_by\" has more than the limit of %d sort keys",
 								  NAT_MAX_COLUMNS);
-			appendStringInfoString(buf, n++ == 0 ? " ORDER BY " : ", ");
-			deparse_sort_string(buf, relid, lfirst(lc), "$.order_by");
+			n++;
+			parse_sort_string(&keys, relid, lfirst(lc), "$.order_by");
 		}
-		return;
+		return keys;
 	}
 	for (i = 0; i < JsonContainerSize(order_by->val.binary.data); i++)
 	{
 		JsonbValue *item = getIthJsonbValueFromContainer(order_by->val.binary.data, i);
 		char	   *path = psprintf("$.order_by[%d]", i);
 
-		appendStringInfoString(buf, n++ == 0 ? " ORDER BY " : ", ");
 		if (item->type == jbvString)
-			deparse_sort_string(buf, relid, nat_json_value_text(item), path);
+			parse_sort_string(&keys, relid, nat_json_value_text(item), path);
 		else
 		{
 			JsonbValue *column = getKeyJsonValueFromContainer(item->val.binary.data, "column", 6, NULL);
 			JsonbValue *direction = getKeyJsonValueFromContainer(item->val.binary.data, "direction", 9, NULL);
 			JsonbValue *nulls = getKeyJsonValueFromContainer(item->val.binary.data, "nulls", 5, NULL);
 
-			deparse_sort_key(buf, relid, nat_json_value_text(column),
+			add_sort_key(&keys, relid, nat_json_value_text(column),
 							 direction && direction->type == jbvString ?
 							 nat_json_value_text(direction) : NULL,
 							 nulls && nulls->type == jbvString ?
 							 nat_json_value_text(nulls) : NULL,
 							 psprintf("%s.column", path));
 		}
+	}
+	return keys;
+}
+
+/*
+ * " ORDER BY ..." of the sort keys, if any.
+ */
+static void
+deparse_order_by(StringInfo buf, Oid relid, List *keys)
+{
+	ListCell   *lc;
+
+	foreach(lc, keys)
+	{
+		NatSortKey *key = lfirst(lc);
+
+		appendStringInfoString(buf, foreach_current_index(lc) == 0 ? " ORDER BY " : ", ");
+		nat_deparse_column(buf, relid, key->attnum);
+		if (key->desc)
+			appendStringInfoString(buf, " DESC");
+		if (key->nulls_given)
+			appendStringInfoString(buf, key->nulls_first ? " NULLS FIRST" : " NULLS LAST");
 	}
 }
 
@@ -325,8 +351,13 @@ select_query(ToolCall *call, const void *targs, ToolPlan *plan)
 	const SelectArgs *args = targs;
 	Oid			relid;
 	StringInfoData sql;
+	StringInfoData filter;
 	QueryParams *params = &plan->params;
 	JsonbValue *where;
+	List	   *keys;
+	char		mode;
+	int64		offset = args->common.offset.value;
+	ListCell   *lc;
 
 	relid = plan->relid = nat_resolve_call_table(call);
 
@@ -334,19 +365,46 @@ select_query(ToolCall *call, const void *targs, ToolPlan *plan)
 	appendStringInfoString(&sql, "SELECT ");
 	plan->columns = nat_deparse_column_list(&sql, relid, args->columns,
 											"$.columns");
-	appendStringInfoString(&sql, " FROM ");
-	appendStringInfoString(&sql, call->table);
-
+	initStringInfo(&filter);
 	where = args->common.where;
 	if (where)
-	{
-		appendStringInfoString(&sql, " WHERE ");
-		nat_deparse_where(&sql, relid, where, params, "$.where");
-	}
-	deparse_order_by(&sql, args->order_by, relid);
+		nat_deparse_where(&filter, relid, where, params, "$.where");
+	keys = parse_order_by(args->order_by, relid);
 
-	nat_deparse_limit_offset(&sql, params, plan->caps.max_rows,
-							 args->common.offset.value);
+	/*
+	 * Continuation (continuation.c): keyset pages carry their sort keys as
+	 * hidden columns after the agent's (the row sink leaves them out of the
+	 * answer) and, after the first page, start after the token's keys;
+	 * offset pages start at the token's offset.
+	 */
+	mode = nat_continuation_order(call, relid, &keys);
+	if (mode == NAT_CONT_KEYSET)
+	{
+		foreach(lc, keys)
+		{
+			appendStringInfoString(&sql, ", ");
+			nat_deparse_column(&sql, relid, ((NatSortKey *) lfirst(lc))->attnum);
+		}
+		if (call->cont->given)
+		{
+			if (filter.len > 0)
+				appendStringInfoString(&filter, " AND ");
+			nat_continuation_after(&filter, call, params);
+			offset = 0;
+		}
+	}
+	else if (mode == NAT_CONT_OFFSET && call->cont->given)
+		offset = call->cont->given_offset;
+	if (mode == NAT_CONT_OFFSET)
+		call->cont->base = offset;
+
+	appendStringInfoString(&sql, " FROM ");
+	appendStringInfoString(&sql, call->table);
+	if (filter.len > 0)
+		appendStringInfo(&sql, " WHERE %s", filter.data);
+	deparse_order_by(&sql, relid, keys);
+
+	nat_deparse_limit_offset(&sql, params, plan->caps.max_rows, offset);
 
 	plan->run = PLAN_ROWS;
 	plan->sql = sql.data;

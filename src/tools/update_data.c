@@ -53,7 +53,9 @@ static const ToolParam update_params[] = {
 	NAT_PARAM_CONFIRM_ALL_ROWS("update"),
 	NAT_PARAM_DRY_RUN,
 	NAT_PARAM_RETURNING,
+	NAT_PARAM_FORMAT("the returned rows"),
 	NAT_PARAM_MAX_AFFECTED,
+	NAT_PARAM_CONFIRMATION_TOKEN,
 	NAT_PARAM_TIMEOUT_MS,
 };
 

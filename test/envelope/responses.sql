@@ -144,6 +144,23 @@ SELECT 'success/select_query columns, structured where, order_by array', ai_tool
       "order_by": [{"column": "total", "direction": "desc", "nulls": "last"}]}');
 SELECT 'success/select_query SQL where string, duplicate column', ai_tool_call('select_query',
     '{"table": "orders", "columns": "id, id, status", "where": "total > 50 AND status = ''open''", "order_by": "id"}');
+SELECT 'success/select_query format columnar', ai_tool_call('select_query',
+    '{"table": "orders", "order_by": "id", "format": "columnar"}');
+SELECT 'success/select_query format csv', ai_tool_call('select_query',
+    '{"table": "orders", "order_by": "id", "format": "csv"}');
+SELECT 'success/select_query format markdown, truncated', ai_tool_call('select_query',
+    '{"table": "orders", "order_by": "id", "format": "markdown", "limit": 2}');
+SELECT 'success/select_query continued with next', ai_tool_call('select_query',
+    jsonb_build_object('table', 'orders', 'order_by', 'id', 'limit', 2, 'next',
+        ai_tool_call('select_query', '{"table": "orders", "order_by": "id", "limit": 2}') ->> 'next'));
+SET neon_ai_tools.confirmation = token;
+SELECT 'confirmation_required/delete_data every row, confirmation = token', ai_tool_call('delete_data',
+    '{"table": "orders", "confirm_all_rows": true}');
+RESET neon_ai_tools.confirmation;
+SELECT 'invalid_parameters/select_query forged next', ai_tool_call('select_query',
+    '{"table": "orders", "order_by": "id", "limit": 2, "next": "e30.AAAA"}');
+SELECT 'success/execute_sql mode multiple, format csv', ai_tool_call('execute_sql',
+    '{"sql": "SELECT 1 AS a; SELECT 2 AS b", "mode": "multiple", "format": "csv"}');
 SELECT 'success/select_query no rows', ai_tool_call('select_query',
     '{"table": "orders", "where": {"id": -1}}');
 SELECT 'success/select_query truncated by row_limit', ai_tool_call('select_query',

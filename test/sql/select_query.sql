@@ -13,7 +13,8 @@ INSERT INTO people VALUES (1, 'Ann', 31, 'Berlin'), (2, 'Bob', 17, NULL),
   (3, 'Cid', 45, 'Paris'), (4, 'Dee', 17, 'Berlin');
 
 -- the whole envelope of a small read
-SELECT jsonb_pretty(call('select_query', '{"table": "people", "order_by": "id", "limit": 2}'));
+-- (next, the continuation token, is signed with this database's own key: test continuation)
+SELECT jsonb_pretty(call('select_query', '{"table": "people", "order_by": "id", "limit": 2}') - 'next');
 
 -- columns as a list and as a comma string; columns header keeps their order
 SELECT call('select_query', '{"table": "people", "columns": ["name", "id"], "order_by": "id", "limit": 1}') -> 'columns' AS columns;
