@@ -1,4 +1,5 @@
-# Shared by the npm-based suites (test/envelope/run.sh, test/catalog/run.sh),
+# Shared by the npm-based suites (test/envelope/run.sh, test/catalog/run.sh,
+# test/run_types/run.sh),
 # sourced after they set TMP: report a failure before node could run as
 # TAP, and install the suite's pinned packages when its lock file changed.
 

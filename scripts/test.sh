@@ -197,6 +197,20 @@ if [ -f "$WORK/test/mcp/auth/run.sh" ]; then
     run_suite mcpauth tap env PG_CONFIG="$NAT_PG_CONFIG" bash test/mcp/auth/run.sh || true
 fi
 
+# (a5) ai_tool_run() (issue 17): the result messages of recorded model
+# responses (test/fixtures), type-checked against the providers' own SDK
+# types with TypeScript (npm ci, as the unprivileged user, inside run.sh),
+# offline.
+if [ -f "$WORK/test/run_types/run.sh" ]; then
+    nat_cluster_start postgres
+    if ! run_suite run_types tap bash test/run_types/run.sh; then
+        echo "--- server log (last 40 lines)"
+        tail -40 "$NAT_CLUSTER_LOG" || true
+    fi
+    nat_cluster_stop "$NAT_CLUSTER_DATA"
+    unset PGHOST PGPORT PGUSER PGDATABASE
+fi
+
 # (b) TAP: each script starts its own clusters.  Use the Makefile's
 # prove_installcheck target when it has one; otherwise PGXS's installcheck
 # with REGRESS emptied runs exactly the TAP part.
@@ -226,6 +240,8 @@ if [ "${#tap_tests[@]}" -gt 0 ]; then
     fi
 fi
 
-# (c) the MCP program's suites are TAP (test/t/004_mcp.pl, 005_mcp_sdk.pl) and run in (b).
+# (c) the MCP program's suites are TAP (test/t/004_mcp.pl, 005_mcp_sdk.pl, 013
+#     through PgBouncer, 015_mcp_http.pl and 016_mcp_http_sdk.pl over HTTP) and
+#     run in (b); its token checks are the mcpauth suite above.
 
 finish

@@ -59,3 +59,77 @@ LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 
 COMMENT ON FUNCTION ai_tool_plan_cache_stats() IS
 'the session''s plan cache: plans kept, bytes they hold, and since the session began the lookups that reused a kept plan (hits) or prepared one (misses), and the plans evicted';
+
+-- Custom tools (README, "Custom tools"): an administrator's named,
+-- parameterized statements, checked by PostgreSQL's parser when they are
+-- defined and served like the built-in tools.  The definitions are a
+-- configuration table: pg_dump dumps its rows, and a restore puts them back
+-- after CREATE EXTENSION.  No role but the owner has a privilege on it:
+-- calls and catalogs read it without one, and ai_tool_define() and
+-- ai_tool_drop() write it as its owner, so EXECUTE on them (revoked from
+-- PUBLIC) is what an administrator grants.  The name's collation is "C":
+-- the extension looks names up bytewise in its index.
+CREATE TABLE ai_tool_definitions (
+    name text COLLATE "C" PRIMARY KEY
+        CHECK (name ~ '^[a-zA-Z0-9_-]{1,64}$'),
+    description text NOT NULL,
+    sql text NOT NULL,
+    parameters jsonb NOT NULL,
+    options jsonb NOT NULL,
+    read_only boolean NOT NULL,
+    operation text NOT NULL
+);
+
+COMMENT ON TABLE ai_tool_definitions IS
+'custom tools defined with ai_tool_define() and ai_tool_from_function(), as they were checked and normalized; change them through those functions';
+
+SELECT pg_catalog.pg_extension_config_dump('ai_tool_definitions', '');
+
+REVOKE ALL ON ai_tool_definitions FROM PUBLIC;
+
+CREATE FUNCTION ai_tool_define(name text, description text, sql text,
+    parameters jsonb, options jsonb DEFAULT '{}')
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'ai_tool_define'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION ai_tool_define(text, text, text, jsonb, jsonb) IS
+'defines or replaces a custom tool: one SQL statement with $1..$n bound to the listed parameters, checked by the parser now; answers with its catalog entry';
+
+CREATE FUNCTION ai_tool_from_function(function regprocedure,
+    options jsonb DEFAULT '{}')
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'ai_tool_from_function'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION ai_tool_from_function(regprocedure, jsonb) IS
+'defines or replaces a custom tool that calls the function, with its argument names and types as parameters and its comment as description';
+
+CREATE FUNCTION ai_tool_drop(name text, if_exists boolean DEFAULT false)
+RETURNS void
+AS 'MODULE_PATHNAME', 'ai_tool_drop'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION ai_tool_drop(text, boolean) IS
+'drops a custom tool';
+
+-- Defining tools is an administrator's act: the extension's owner may
+-- grant it (WITH GRANT OPTION: a database owner who installed the trusted
+-- extension does not own these functions).
+REVOKE ALL ON FUNCTION ai_tool_define(text, text, text, jsonb, jsonb),
+    ai_tool_from_function(regprocedure, jsonb),
+    ai_tool_drop(text, boolean) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION ai_tool_define(text, text, text, jsonb, jsonb),
+    ai_tool_from_function(regprocedure, jsonb),
+    ai_tool_drop(text, boolean) TO @extowner@ WITH GRANT OPTION;
+
+-- A model response's tool calls, run in order as ai_tool_call() runs each,
+-- answered with the result messages in the response's dialect (OpenAI Chat
+-- Completions, OpenAI Responses, Anthropic Messages, Gemini).
+CREATE FUNCTION ai_tool_run(response jsonb, options jsonb DEFAULT '{}')
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'ai_tool_run'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION ai_tool_run(jsonb, jsonb) IS
+'runs the tool calls of one model response (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages or Gemini) and answers with the messages that carry their results, in the same dialect';

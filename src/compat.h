@@ -158,4 +158,67 @@ nat_jsonb_push_compat(NatJsonb *b, JsonbIteratorToken tok, JsonbValue *v)
 #define NAT_CONF_FILE_START_DEPTH 0
 #endif
 
+/*
+ * A type name to its OID and typmod (parser/parse_type.h).  16 replaced
+ * parseTypeString()'s missing_ok with a soft-error context.
+ * nat_parse_type() raises PostgreSQL's error; nat_parse_type_missing_ok()
+ * sets InvalidOid for a type that does not exist (from 16 on, also for a
+ * name that does not parse).
+ */
+#if PG_VERSION_NUM >= 160000
+#define nat_parse_type(str, typid, typmod) \
+	parseTypeString((str), (typid), (typmod), NULL)
+#define nat_parse_type_missing_ok(str, typid, typmod) \
+	do { \
+		ErrorSaveContext nat_escontext_ = {T_ErrorSaveContext}; \
+		if (!parseTypeString((str), (typid), (typmod), (Node *) &nat_escontext_)) \
+			*(typid) = InvalidOid; \
+	} while (0)
+#else
+#define nat_parse_type(str, typid, typmod) \
+	parseTypeString((str), (typid), (typmod), false)
+#define nat_parse_type_missing_ok(str, typid, typmod) \
+	parseTypeString((str), (typid), (typmod), true)
+#endif
+
+/*
+ * JSON text to jsonb without raising an error when it is not valid JSON
+ * (false then).  16 has soft input errors (an ErrorSaveContext); 15 checks
+ * the text with the JSON parser first, which reports instead of raising.
+ */
+#include "utils/fmgrprotos.h"
+
+#if PG_VERSION_NUM >= 160000
+#include "nodes/miscnodes.h"
+
+static inline bool
+nat_jsonb_in_safe(char *str, Jsonb **result)
+{
+	ErrorSaveContext escontext = {T_ErrorSaveContext};
+	Datum		d;
+
+	if (!DirectInputFunctionCallSafe(jsonb_in, str, InvalidOid, -1,
+									 (Node *) &escontext, &d))
+		return false;
+	*result = DatumGetJsonbP(d);
+	return true;
+}
+#else
+#include "common/jsonapi.h"
+#include "mb/pg_wchar.h"
+
+static inline bool
+nat_jsonb_in_safe(char *str, Jsonb **result)
+{
+	JsonLexContext *lex = makeJsonLexContextCstringLen(str, strlen(str),
+													   GetDatabaseEncoding(),
+													   true);
+
+	if (pg_parse_json(lex, &nullSemAction) != JSON_SUCCESS)
+		return false;
+	*result = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(str)));
+	return true;
+}
+#endif
+
 #endif							/* NAT_COMPAT_H */

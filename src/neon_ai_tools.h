@@ -80,6 +80,7 @@ extern int	nat_max_timeout_ms;
 extern int	nat_lock_timeout_ms;
 extern int	nat_max_affected_rows;
 extern char *nat_read_only_allowed_functions;
+extern int	nat_max_tool_calls;
 extern const struct config_enum_entry nat_require_ssl_options[];
 extern const struct config_enum_entry nat_audit_options[];
 
@@ -93,6 +94,7 @@ extern void nat_guard_begin(bool read_only, MemoryContext cxt);
 extern void nat_guard_check_end(void);
 extern void nat_guard_end(void);
 extern bool nat_split_allowed_function(const char *entry, char **schema, char **name);
+extern bool nat_function_may_write(Oid funcid);
 
 /* ---- in core/guc_policy.c: the administrator's settings over startup options ---- */
 
@@ -151,6 +153,7 @@ struct ToolCall;
 #define NAT_MAX_STATEMENTS		100 /* statements of one execute_sql call */
 #define NAT_MAX_PATTERN			200 /* characters of a LIKE pattern */
 #define NAT_ECHO_CHARS			200 /* characters of a value quoted back */
+#define NAT_MAX_TOOL_NAME		64	/* a custom tool's or parameter's name */
 
 /*
  * One parameter of a tool.  The same row generates the JSON Schema shown by
@@ -230,6 +233,7 @@ typedef struct ToolParam
 									 * default (clamped to the maximum) */
 	const char *examples_json;	/* JSON array text, or NULL */
 	int			items;			/* NAT_ITEMS_*: what an array holds */
+	const char *items_json;		/* or its items' schema, as JSON text */
 	/* an object of column values: also taken as [{column, value}, ...] */
 	bool		pairs;
 
@@ -274,14 +278,59 @@ typedef struct ToolDef
 	bool		destructive;
 	bool		idempotent;
 	ToolPlanner plan;
+	/* an administrator's tool (ai_tool_define), with its own caps */
+	bool		custom;
+	int			max_rows;		/* rows of an answer; 0: the settings' */
+	int			timeout_ms;		/* time of a call; 0: the settings' */
 } ToolDef;
 
 extern const ToolDef *nat_find_tool(const char *name);
+extern const ToolDef *nat_builtin_tool(const char *name);
+extern Jsonb *nat_tool_entry(const ToolDef *tool, const char *format);
 extern bool nat_tool_available(const ToolDef *tool);
 extern bool nat_tool_has_param(const ToolDef *tool, const char *name);
 extern char *nat_available_tool_names(void);
 extern Jsonb *nat_tool_catalog(const char *format);
 extern const char *nat_closest_tool_name(const char *name);
+
+/* ---- in core/custom_store.c: the table of custom tool definitions ---- */
+
+/* the definitions table, in the extension's schema (sql/) */
+#define NAT_DEFINITIONS_TABLE	"ai_tool_definitions"
+
+/* one stored definition, as ai_tool_define() normalized it */
+typedef struct CustomToolRow
+{
+	char	   *name;
+	char	   *description;
+	char	   *sql;
+	Jsonb	   *parameters;		/* [{name, type, json_types, ...}, ...] */
+	Jsonb	   *options;		/* {title, max_rows, timeout_ms, ...} */
+	bool		read_only;
+	char	   *operation;		/* select, insert, update, delete, execute */
+} CustomToolRow;
+
+extern List *nat_custom_tool_rows(const char *name);
+extern void nat_custom_tool_store(const CustomToolRow *row);
+extern bool nat_custom_tool_delete(const char *name);
+
+/* ---- in core/tool_define.c: defining custom tools ---- */
+
+extern Jsonb *nat_define_tool(const char *name, const char *description,
+							  const char *sql, Jsonb *parameters,
+							  Jsonb *options);
+extern Jsonb *nat_define_function_tool(Oid funcid, Jsonb *options);
+extern void nat_drop_tool(const char *name, bool if_exists);
+
+/* ---- in core/tool_run.c: a model response's tool calls (ai_tool_run) ---- */
+
+extern Jsonb *nat_run_model_response(Jsonb *response, Jsonb *options);
+
+/* ---- in tools/custom_tool.c: a stored definition as a tool ---- */
+
+extern const ToolDef *nat_custom_tool(const CustomToolRow *row);
+extern const ToolDef *nat_find_custom_tool(const char *name);
+extern List *nat_custom_tools(void);
 
 /* ---- in core/args.c: argument validation and access ---- */
 

@@ -374,6 +374,30 @@ check_function(Oid funcid)
 }
 
 /*
+ * Would a read-only call refuse this function as one that may write
+ * (volatile, and on neither the built-in nor the administrator's
+ * allow-list)?  ai_tool_define() classifies statements with it, outside
+ * any call.
+ */
+bool
+nat_function_may_write(Oid funcid)
+{
+	HeapTuple	tuple;
+	Form_pg_proc proc;
+	bool		writes;
+
+	tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
+	if (!HeapTupleIsValid(tuple))
+		return false;
+	proc = (Form_pg_proc) GETSTRUCT(tuple);
+	writes = proc->provolatile == PROVOLATILE_VOLATILE &&
+		!(proc->pronamespace == PG_CATALOG_NAMESPACE &&
+		  is_read_only_builtin(NameStr(proc->proname)));
+	ReleaseSysCache(tuple);
+	return writes && !list_member_oid(resolve_allowed_functions(), funcid);
+}
+
+/*
  * Note an object created during the call, to check where it lives when the
  * call ends (its catalog row is not visible until the command ends).
  */

@@ -52,7 +52,8 @@ static int	call_depth = 0;
 
 /*
  * Effective time limit of the call: the timeout_ms argument, or the
- * neon_ai_tools.timeout default, never above neon_ai_tools.max_timeout.
+ * neon_ai_tools.timeout default, never above neon_ai_tools.max_timeout nor
+ * a custom tool's own timeout.
  */
 int
 nat_effective_timeout(ToolCall *call)
@@ -60,12 +61,16 @@ nat_effective_timeout(ToolCall *call)
 	const NatIntArg *timeout = &NAT_COMMON(call)->timeout_ms;
 	int64		ms = timeout->given ? timeout->value : nat_timeout_ms;
 
+	/* a custom tool's own cap lowers both */
+	if (call->tool && call->tool->timeout_ms > 0)
+		ms = Min(ms, (int64) call->tool->timeout_ms);
 	return (int) Min(ms, (int64) nat_max_timeout_ms);
 }
 
 /*
  * Effective row caps: the limit argument, or neon_ai_tools.row_limit,
- * never above neon_ai_tools.max_rows; and the byte budget.
+ * never above neon_ai_tools.max_rows nor a custom tool's own max_rows; and
+ * the byte budget.
  */
 RowCaps
 nat_effective_row_caps(ToolCall *call)
@@ -75,6 +80,8 @@ nat_effective_row_caps(ToolCall *call)
 
 	caps.max_rows = limit->given ? limit->value : nat_row_limit;
 	caps.max_rows = Min(caps.max_rows, (int64) nat_max_rows);
+	if (call->tool && call->tool->max_rows > 0)
+		caps.max_rows = Min(caps.max_rows, (int64) call->tool->max_rows);
 	caps.max_bytes = nat_max_response_bytes;
 	return caps;
 }

@@ -48,6 +48,7 @@ int			nat_max_response_bytes = 1024 * 1024;
 int			nat_timeout_ms = 30000;
 int			nat_max_timeout_ms = 300000;
 int			nat_lock_timeout_ms = 5000;
+int			nat_max_tool_calls = 16;
 int			nat_max_affected_rows = 1000;
 int			nat_require_ssl = NAT_REQUIRE_SSL_REMOTE;
 int			nat_audit = NAT_AUDIT_WRITES;
@@ -71,6 +72,22 @@ const struct config_enum_entry nat_audit_options[] = {
 
 static bool check_enabled_tools(char **newval, void **extra, GucSource source);
 static bool check_allowed_functions(char **newval, void **extra, GucSource source);
+
+/*
+ * The settings of ai_tool_run() (tool_run.c).
+ */
+static void
+define_tool_run_settings(void)
+{
+	DefineCustomIntVariable("neon_ai_tools.max_tool_calls",
+							"Maximum number of tool calls ai_tool_run() runs from one model response.",
+							"Calls past it are answered with a limit_exceeded error and not run.",
+							&nat_max_tool_calls,
+							16, 1, 1000,
+							PGC_SUSET,
+							0,
+							NULL, NULL, NULL);
+}
 
 /*
  * Define every setting; called once from _PG_init().
@@ -217,6 +234,8 @@ nat_define_settings(void)
 							   PGC_SUSET,
 							   GUC_LIST_INPUT,
 							   check_allowed_functions, NULL, NULL);
+
+	define_tool_run_settings();
 
 	MarkGUCPrefixReserved("neon_ai_tools");
 

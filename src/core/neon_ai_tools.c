@@ -32,6 +32,10 @@ PG_FUNCTION_INFO_V1(ai_tool_list);
 PG_FUNCTION_INFO_V1(ai_tool_call);
 PG_FUNCTION_INFO_V1(ai_tool_plan);
 PG_FUNCTION_INFO_V1(ai_error_info);
+PG_FUNCTION_INFO_V1(ai_tool_define);
+PG_FUNCTION_INFO_V1(ai_tool_from_function);
+PG_FUNCTION_INFO_V1(ai_tool_drop);
+PG_FUNCTION_INFO_V1(ai_tool_run);
 
 /*
  * Module load: define the settings, install the hooks that guard calls.
@@ -123,6 +127,107 @@ Datum
 ai_tool_plan(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_JSONB_P(call_tool(fcinfo, true));
+}
+
+/*
+ * A text argument that must not be null, as a C string.
+ */
+static char *
+required_text(FunctionCallInfo fcinfo, int argno, const char *what)
+{
+	if (PG_ARGISNULL(argno))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s must not be null", what)));
+	return text_to_cstring(PG_GETARG_TEXT_PP(argno));
+}
+
+/*
+ * A jsonb argument; NULL means dflt.
+ */
+static Jsonb *
+jsonb_arg(FunctionCallInfo fcinfo, int argno, const char *dflt)
+{
+	if (PG_ARGISNULL(argno))
+		return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(dflt)));
+	return PG_GETARG_JSONB_P(argno);
+}
+
+/*
+ * ai_tool_define(name text, description text, sql text, parameters jsonb,
+ *				  options jsonb DEFAULT '{}') returns jsonb
+ *
+ * Defines (or replaces) a custom tool, checked now (tool_define.c); answers
+ * with its catalog entry.  EXECUTE is revoked from PUBLIC.
+ */
+Datum
+ai_tool_define(PG_FUNCTION_ARGS)
+{
+	char	   *name = required_text(fcinfo, 0, "tool name");
+	char	   *description = required_text(fcinfo, 1, "tool description");
+	char	   *sql = required_text(fcinfo, 2, "tool SQL");
+
+	nat_policy_check();
+	PG_RETURN_JSONB_P(nat_define_tool(name, description, sql,
+									  jsonb_arg(fcinfo, 3, "[]"),
+									  jsonb_arg(fcinfo, 4, "{}")));
+}
+
+/*
+ * ai_tool_from_function(function regprocedure, options jsonb DEFAULT '{}')
+ * returns jsonb
+ *
+ * Defines (or replaces) a custom tool that calls the function.
+ */
+Datum
+ai_tool_from_function(PG_FUNCTION_ARGS)
+{
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("function must not be null")));
+	nat_policy_check();
+	PG_RETURN_JSONB_P(nat_define_function_tool(PG_GETARG_OID(0),
+											   jsonb_arg(fcinfo, 1, "{}")));
+}
+
+/*
+ * ai_tool_drop(name text, if_exists boolean DEFAULT false) returns void
+ */
+Datum
+ai_tool_drop(PG_FUNCTION_ARGS)
+{
+	char	   *name = required_text(fcinfo, 0, "tool name");
+
+	nat_policy_check();
+	nat_drop_tool(name, !PG_ARGISNULL(1) && PG_GETARG_BOOL(1));
+	PG_RETURN_VOID();
+}
+
+/*
+ * ai_tool_run(response jsonb, options jsonb DEFAULT '{}') returns jsonb
+ *
+ * Runs the tool calls of one model response, each as ai_tool_call() would,
+ * and answers with the messages that carry the results, in the response's
+ * dialect (tool_run.c).
+ */
+Datum
+ai_tool_run(PG_FUNCTION_ARGS)
+{
+	Jsonb	   *answer;
+	int			nest;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("model response must not be null")));
+	nat_policy_check();
+	/* under SET ROLE, max_tool_calls of the current role's policy too */
+	nest = nat_role_policy_begin();
+	answer = nat_run_model_response(PG_GETARG_JSONB_P(0),
+									jsonb_arg(fcinfo, 1, "{}"));
+	nat_role_policy_end(nest);
+	PG_RETURN_JSONB_P(answer);
 }
 
 /*

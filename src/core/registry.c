@@ -3,9 +3,11 @@
  * registry.c
  *		  The tools, and the catalog that ai_tool_list() renders.
  *
- * Each tool is a static ToolDef (defined next to its planner, in
- * tool_*.c) whose ToolParam table generates the JSON Schema here and
- * drives argument validation in args.c.  Maxima tied to settings (limit,
+ * Each built-in tool is a static ToolDef (defined next to its planner, in
+ * tools/) whose ToolParam table generates the JSON Schema here and drives
+ * argument validation in args.c.  Custom tools (ai_tool_define()) are
+ * ToolDefs built from their stored definitions when asked for
+ * (tools/custom_tool.c), after the built-ins in the catalog, by name.  Maxima tied to settings (limit,
  * timeout_ms) are rendered with the caller's effective values.
  *
  * The catalog is assembled as JSON text and parsed once into jsonb: it is
@@ -38,10 +40,10 @@ static const ToolDef *const all_tools[] = {
 };
 
 /*
- * The tool called name, or NULL.
+ * The built-in tool called name, or NULL.
  */
 const ToolDef *
-nat_find_tool(const char *name)
+nat_builtin_tool(const char *name)
 {
 	int			i;
 
@@ -51,6 +53,38 @@ nat_find_tool(const char *name)
 			return all_tools[i];
 	}
 	return NULL;
+}
+
+/*
+ * The tool called name, built-in or custom (custom_tool.c), or NULL.
+ */
+const ToolDef *
+nat_find_tool(const char *name)
+{
+	const ToolDef *tool = nat_builtin_tool(name);
+
+	return tool ? tool : nat_find_custom_tool(name);
+}
+
+/*
+ * Every tool (const ToolDef *), in catalog order: the built-in tools, then
+ * the custom tools by name.
+ */
+static List *
+every_tool(void)
+{
+	List	   *tools = NIL;
+	int			i;
+
+	ListCell   *lc;
+
+	for (i = 0; i < lengthof(all_tools); i++)
+		tools = lappend(tools, (void *) all_tools[i]);
+	/* a custom tool named like a built-in of a later version is shadowed */
+	foreach(lc, nat_custom_tools())
+		if (nat_builtin_tool(((const ToolDef *) lfirst(lc))->name) == NULL)
+			tools = lappend(tools, lfirst(lc));
+	return tools;
 }
 
 /*
@@ -86,13 +120,14 @@ nat_tool_available(const ToolDef *tool)
 const char *
 nat_closest_tool_name(const char *name)
 {
-	const char *names[lengthof(all_tools)];
+	List	   *tools = every_tool();
+	const char **names = palloc(sizeof(char *) * list_length(tools));
 	int			n = 0;
-	int			i;
+	ListCell   *lc;
 
-	for (i = 0; i < lengthof(all_tools); i++)
-		if (nat_tool_available(all_tools[i]))
-			names[n++] = all_tools[i]->name;
+	foreach(lc, tools)
+		if (nat_tool_available(lfirst(lc)))
+			names[n++] = ((const ToolDef *) lfirst(lc))->name;
 	return nat_closest_word(name, names, n);
 }
 
@@ -103,12 +138,13 @@ char *
 nat_available_tool_names(void)
 {
 	StringInfoData buf;
-	int			i;
+	ListCell   *lc;
 
 	initStringInfo(&buf);
-	for (i = 0; i < lengthof(all_tools); i++)
-		if (nat_tool_available(all_tools[i]))
-			appendStringInfo(&buf, "%s%s", buf.len > 0 ? ", " : "", all_tools[i]->name);
+	foreach(lc, every_tool())
+		if (nat_tool_available(lfirst(lc)))
+			appendStringInfo(&buf, "%s%s", buf.len > 0 ? ", " : "",
+							 ((const ToolDef *) lfirst(lc))->name);
 	return buf.data;
 }
 
@@ -335,7 +371,12 @@ append_type_keywords(StringInfo buf, const ToolParam *param, int types,
 		append_json_key(buf, "maxItems", first);
 		appendStringInfo(buf, "%d", max_items);
 	}
-	if ((types & NAT_JSON_ARRAY) && param->items != NAT_ITEMS_NONE)
+	if ((types & NAT_JSON_ARRAY) && param->items_json)
+	{
+		append_json_key(buf, "items", first);
+		appendStringInfoString(buf, param->items_json);
+	}
+	else if ((types & NAT_JSON_ARRAY) && param->items != NAT_ITEMS_NONE)
 	{
 		append_json_key(buf, "items", first);
 		appendStringInfoString(buf, items_schema(param->items, fmt));
@@ -564,6 +605,24 @@ append_tool_entry(StringInfo buf, const ToolDef *tool, const CatalogFormat *fmt)
 }
 
 /*
+ * The catalog format called name; an ERROR if there is none.
+ */
+static const CatalogFormat *
+catalog_format(const char *name)
+{
+	int			i;
+
+	for (i = 0; i < lengthof(catalog_formats); i++)
+		if (strcmp(name, catalog_formats[i].name) == 0)
+			return &catalog_formats[i];
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unrecognized tool catalog format \"%s\"", name),
+			 errhint("Valid formats are \"native\", \"openai\", \"openai_strict\", \"anthropic\", \"mcp\" and \"gemini\".")));
+	return NULL;				/* keep the compiler quiet */
+}
+
+/*
  * The catalog of the tools available to the caller, in one of the
  * catalog_formats.
  */
@@ -571,29 +630,34 @@ Jsonb *
 nat_tool_catalog(const char *format)
 {
 	StringInfoData buf;
-	const CatalogFormat *fmt = NULL;
-	int			i;
+	const CatalogFormat *fmt = catalog_format(format);
+	ListCell   *lc;
 	int			n = 0;
-
-	for (i = 0; i < lengthof(catalog_formats); i++)
-		if (strcmp(format, catalog_formats[i].name) == 0)
-			fmt = &catalog_formats[i];
-	if (fmt == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unrecognized tool catalog format \"%s\"", format),
-				 errhint("Valid formats are \"native\", \"openai\", \"openai_strict\", \"anthropic\", \"mcp\" and \"gemini\".")));
 
 	initStringInfo(&buf);
 	appendStringInfoChar(&buf, '[');
-	for (i = 0; i < lengthof(all_tools); i++)
+	foreach(lc, every_tool())
 	{
-		if (!nat_tool_available(all_tools[i]))
+		if (!nat_tool_available(lfirst(lc)))
 			continue;
 		if (n++ > 0)
 			appendStringInfoChar(&buf, ',');
-		append_tool_entry(&buf, all_tools[i], fmt);
+		append_tool_entry(&buf, lfirst(lc), fmt);
 	}
 	appendStringInfoChar(&buf, ']');
+	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
+}
+
+/*
+ * One tool's catalog entry in a format, whether it is available or not
+ * (ai_tool_define() answers with it).
+ */
+Jsonb *
+nat_tool_entry(const ToolDef *tool, const char *format)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	append_tool_entry(&buf, tool, catalog_format(format));
 	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
 }

@@ -117,6 +117,7 @@ static bool statement_missing(const PGresult *res, const char *name);
 static void lost_during_statement(McpConn *conn, const PGresult *res,
 								  McpDbResult *result);
 static void set_from_result(const PGresult *res, McpDbResult *result);
+static bool role_refused(const PGresult *res);
 static bool has_sqlstate(const PGresult *res, const char *sqlstate);
 static bool ensure_connected(McpConn *conn, McpDbResult *result);
 static bool lost_while_idle(McpConn *conn);
@@ -242,6 +243,9 @@ run_statement(McpConn *conn, McpContext *ctx, const char *sql, int nparams,
 
 	if (PQstatus(conn->pg) == CONNECTION_BAD)
 		lost_during_statement(conn, out.statement, result);
+	else if (out.role != NULL && PQresultStatus(out.role) != PGRES_TUPLES_OK &&
+			 !role_refused(out.role))
+		mcp_db_set_sql_failure(result, out.role);
 	else if (out.role != NULL && PQresultStatus(out.role) != PGRES_TUPLES_OK)
 	{
 		char	   *message = mcp_db_clean_message(PQresultErrorMessage(out.role));
@@ -558,6 +562,19 @@ set_from_result(const PGresult *res, McpDbResult *result)
 		result->portable_type = "unknown";
 		result->suggestion = "Retry the call; if it fails again, check the server log.";
 	}
+}
+
+/*
+ * Did set_config('role') fail because of the role itself: unknown (22023,
+ * as the setting's check reports it, or 42704) or not granted to the login
+ * role (42501)?  Anything else (the server shutting down, a pooler's
+ * refusal) is not the token's fault.
+ */
+static bool
+role_refused(const PGresult *res)
+{
+	return has_sqlstate(res, "22023") || has_sqlstate(res, "42704") ||
+		has_sqlstate(res, "42501");
 }
 
 /*

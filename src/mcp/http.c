@@ -64,7 +64,7 @@
 #define METADATA_ROOT_PATH "/.well-known/oauth-protected-resource"
 
 /* request headers, per connection (libmicrohttpd's own memory) */
-#define CONNECTION_MEMORY_BYTES (64 * 1024)
+#define CONNECTION_MEMORY_BYTES (32 * 1024)
 
 /* seconds an idle keep-alive connection is kept */
 #define CONNECTION_IDLE_SECS 120
@@ -74,6 +74,7 @@ static const McpHttpSettings *settings;
 static pthread_mutex_t counter_lock = PTHREAD_MUTEX_INITIALIZER;
 static int	requests_in_progress = 0;
 static unsigned long requests_seen = 0;
+static int	requests_open = 0;		/* begun, and not yet completed() */
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *connection,
 							  const char *url, const char *method,
@@ -102,6 +103,7 @@ static bool is_loopback_host(const char *host, size_t len);
 
 static char *decode_header_value(const char *value);
 static bool enter_request(void);
+static int	open_requests(void);
 static void completed(void *cls, struct MHD_Connection *connection,
 					  void **state, enum MHD_RequestTerminationCode toe);
 static void log_mhd(void *cls, const char *fmt, va_list ap) MCP_PRINTF(2, 0);
@@ -167,13 +169,14 @@ mcp_serve_http(const McpHttpSettings *s)
 	sigaddset(&signals, SIGINT);
 	pthread_sigmask(SIG_BLOCK, &signals, NULL);
 
+	/* the logger comes first, so that it also reports the other options */
 	daemon = MHD_start_daemon(flags, (uint16_t) s->port, NULL, NULL, handle, NULL,
+							  MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
 							  MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &addr,
 							  MHD_OPTION_CONNECTION_LIMIT, (unsigned int) s->max_connections,
 							  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) CONNECTION_MEMORY_BYTES,
 							  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) CONNECTION_IDLE_SECS,
 							  MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
-							  MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
 							  cert != NULL ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, cert,
 							  MHD_OPTION_HTTPS_MEM_KEY, key,
 							  MHD_OPTION_END);
@@ -196,12 +199,19 @@ mcp_serve_http(const McpHttpSettings *s)
 	mcp_log(MCP_LOG_NOTICE, "%s received: no new connections; waiting up to %d ms for calls in progress",
 			sig == SIGTERM ? "SIGTERM" : "SIGINT", s->shutdown_grace_ms);
 	MHD_quiesce_daemon(daemon);
-	for (waited = 0; mcp_inflight_count() > 0 && waited < s->shutdown_grace_ms; waited += 50)
+	/*
+	 * Wait for the requests to be answered, not only for their statements:
+	 * MHD_stop_daemon() shuts every connection down, answer sent or not.
+	 */
+	for (waited = 0; open_requests() > 0 && waited < s->shutdown_grace_ms; waited += 50)
 		usleep(50 * 1000);
 	if (mcp_inflight_count() > 0)
 	{
 		mcp_log(MCP_LOG_NOTICE, "cancelling %d calls still in progress", mcp_inflight_count());
 		mcp_inflight_cancel_all();
+		/* their answers (cancelled) go out too, if quickly */
+		for (waited = 0; open_requests() > 0 && waited < 1000; waited += 10)
+			usleep(10 * 1000);
 	}
 	MHD_stop_daemon(daemon);
 	http_session_forget_all();
@@ -228,6 +238,9 @@ handle(void *cls, struct MHD_Connection *connection, const char *url,
 		memset(req, 0, sizeof(*req));
 		req->start = http_now_ms();
 		*state = req;
+		pthread_mutex_lock(&counter_lock);
+		requests_open++;
+		pthread_mutex_unlock(&counter_lock);
 		return check_request(connection, url, method, req);
 	}
 	if (*upload_data_size > 0)
@@ -354,17 +367,28 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 	json_object *message;
 	json_object *response = NULL;
 	json_object *error = NULL;
+	bool		parsed;
 	McpContext	ctx;
 	McpSession	copy;
 	enum MHD_Result result;
 	int			status;
 	char	   *text;
 
-	message = req->body != NULL ? json_tokener_parse(req->body) : NULL;
+	/* parsed once, checked strictly (jsonrpc.c), then handled */
+	parsed = jsonrpc_parse(req->body != NULL ? req->body : "", req->len,
+						   &message, &error);
 	mcp_context_init(&ctx, NULL);
 	ctx.http = true;
 	ctx.role = req->role;
-	status = prepare_context(connection, req, message, &ctx, &copy, &error);
+	if (!parsed)
+	{
+		status = 400;
+		if (error == NULL)
+			error = jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
+								  "Invalid Request: the body is empty", NULL);
+	}
+	else
+		status = prepare_context(connection, req, message, &ctx, &copy, &error);
 	if (status == 0 && !enter_request())
 	{
 		status = 503;
@@ -386,15 +410,11 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 
 	if (http_wants_stream(connection, message))
 	{
-		result = http_start_sse(connection, req, &ctx, &copy,
-						   json_object_object_get(message, "id"));
-		json_object_put(message);
-		return result;
+		/* the stream takes the message over */
+		return http_start_sse(connection, req, &ctx, &copy, message);
 	}
+	response = jsonrpc_process_parsed(&ctx, message, req->body, req->len);
 	json_object_put(message);
-
-	response = jsonrpc_process_line(&ctx, req->body != NULL ? req->body : "",
-									req->body != NULL ? req->len : 0);
 	http_leave_request();
 	status = ctx.http_status != 0 ? ctx.http_status : response != NULL ? 200 : 202;
 	if (response != NULL && status == 200 &&
@@ -465,8 +485,9 @@ prepare_context(struct MHD_Connection *connection, HttpRequest *req,
 			ctx->client_fd = info->connect_fd;
 	}
 	ctx->scope = req->role != NULL ? req->role : "";
-	if (message == NULL)
-		return 0;				/* jsonrpc.c answers the parse error (400) */
+	if (!json_object_is_type(message, json_type_object) &&
+		!json_object_is_type(message, json_type_array))
+		return 0;				/* not a message: jsonrpc.c answers -32600 (400) */
 	if (json_object_is_type(message, json_type_object))
 	{
 		json_object_object_get_ex(message, "method", &method);
@@ -577,7 +598,12 @@ check_stateless_headers(struct MHD_Connection *connection, json_object *message,
 		text = header == NULL
 			? mcp_psprintf("Header mismatch: the %s header is required", names[i])
 			: mcp_psprintf("Header mismatch: the %s header does not match the body", names[i]);
-		*error = jsonrpc_error(NULL, MCP_HEADER_MISMATCH, text, NULL);
+		/* the body was read: the error names its id (JSON-RPC 2.0, 5) */
+		value = json_object_object_get(message, "id");
+		if (!json_object_is_type(value, json_type_string) &&
+			!json_object_is_type(value, json_type_int))
+			value = NULL;
+		*error = jsonrpc_error(value, MCP_HEADER_MISMATCH, text, NULL);
 		free(text);
 		return 400;
 	}
@@ -815,6 +841,17 @@ enter_request(void)
 	return ok;
 }
 
+static int
+open_requests(void)
+{
+	int			n;
+
+	pthread_mutex_lock(&counter_lock);
+	n = requests_open;
+	pthread_mutex_unlock(&counter_lock);
+	return n;
+}
+
 void
 http_leave_request(void)
 {
@@ -836,6 +873,9 @@ completed(void *cls, struct MHD_Connection *connection, void **state,
 	free(req->role);
 	free(req);
 	*state = NULL;
+	pthread_mutex_lock(&counter_lock);
+	requests_open--;
+	pthread_mutex_unlock(&counter_lock);
 }
 
 static void

@@ -47,6 +47,7 @@ extern bool http_wants_stream(struct MHD_Connection *connection,
 							  json_object *message);
 extern enum MHD_Result http_start_sse(struct MHD_Connection *connection,
 									  HttpRequest *req, McpContext *ctx,
-									  McpSession *session, json_object *id);
+									  McpSession *session,
+									  json_object *message);
 
 #endif							/* MCP_HTTP_INT_H */

@@ -45,7 +45,8 @@ typedef struct SseStream
 	bool		done;
 	McpContext	ctx;
 	McpSession	session;
-	char	   *body;
+	json_object *message;		/* the request, parsed */
+	char	   *body;			/* and its text */
 	size_t		body_len;
 	char	   *role;
 	double		start;
@@ -118,7 +119,8 @@ sse_work(void *arg)
 	SseStream  *stream = arg;
 	json_object *response;
 
-	response = jsonrpc_process_line(&stream->ctx, stream->body, stream->body_len);
+	response = jsonrpc_process_parsed(&stream->ctx, stream->message, stream->body,
+									  stream->body_len);
 	http_leave_request();
 	http_log_request(stream->ctx.method, &stream->ctx, stream->role, 200, stream->start);
 	if (response != NULL)
@@ -229,6 +231,7 @@ sse_free(void *cls)
 	pthread_mutex_destroy(&stream->lock);
 	pthread_cond_destroy(&stream->changed);
 	free(stream->events);
+	json_object_put(stream->message);
 	free(stream->body);
 	free(stream->role);
 	free(stream->id_key);
@@ -241,7 +244,7 @@ sse_free(void *cls)
  */
 enum MHD_Result
 http_start_sse(struct MHD_Connection *connection, HttpRequest *req,
-			   McpContext *ctx, McpSession *session, json_object *id)
+			   McpContext *ctx, McpSession *session, json_object *message)
 {
 	SseStream  *stream = mcp_malloc(sizeof(SseStream));
 	struct MHD_Response *response;
@@ -261,7 +264,8 @@ http_start_sse(struct MHD_Connection *connection, HttpRequest *req,
 	stream->ctx.role = stream->role;
 	snprintf(stream->scope, sizeof(stream->scope), "%s", stream->ctx.scope);
 	stream->ctx.scope = stream->scope;
-	stream->id_key = mcp_id_key(id);
+	stream->id_key = mcp_id_key(json_object_object_get(message, "id"));
+	stream->message = message;
 	/* the worker must not poll the socket: sse_read watches it */
 	stream->client_fd = ctx->client_fd;
 	stream->ctx.client_fd = -1;
@@ -274,6 +278,7 @@ http_start_sse(struct MHD_Connection *connection, HttpRequest *req,
 	if (pthread_create(&stream->worker, NULL, sse_work, stream) != 0)
 	{
 		http_leave_request();
+		json_object_put(stream->message);
 		free(stream->body);
 		free(stream->role);
 		free(stream->id_key);

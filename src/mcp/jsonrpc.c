@@ -112,31 +112,58 @@ json_object *
 jsonrpc_process_line(McpContext *ctx, const char *line, size_t len)
 {
 	json_object *message;
+	json_object *error;
 	json_object *response;
-	json_object *error_data = NULL;
-	size_t		i;
 
-	for (i = 0; i < len && isspace((unsigned char) line[i]); i++)
-		;
-	if (i == len)
-		return NULL;			/* blank lines are not messages */
-
-	message = parse_line(line, len, &error_data);
-	if (error_data != NULL)
-		return jsonrpc_error(NULL, JSONRPC_PARSE_ERROR, "Parse error", error_data);
-	if (json_object_is_type(message, json_type_array))
-		response = process_batch(ctx, message, line, len);
-	else
-		response = process_message(ctx, message, line, len, false);
+	if (!jsonrpc_parse(line, len, &message, &error))
+		return error;			/* NULL for a blank line */
+	response = jsonrpc_process_parsed(ctx, message, line, len);
 	json_object_put(message);
 	return response;
 }
 
 /*
- * Parse one line into a JSON value.  On failure, returns NULL and sets
- * *error_data to {reason, offset} for the parse error's "data".  A JSON
- * null is not a message either: it is answered by process_message().
+ * Parse one message (line, len).  True with *message (NULL for the JSON
+ * value null, which is answered as an invalid request) when there is a
+ * message to process; false with *error the -32700 answer, or NULL for a
+ * blank line, which is no message.
  */
+bool
+jsonrpc_parse(const char *line, size_t len, json_object **message,
+			  json_object **error)
+{
+	json_object *error_data = NULL;
+	size_t		i;
+
+	*message = NULL;
+	*error = NULL;
+	for (i = 0; i < len && isspace((unsigned char) line[i]); i++)
+		;
+	if (i == len)
+		return false;			/* blank lines are not messages */
+
+	*message = parse_line(line, len, &error_data);
+	if (error_data != NULL)
+	{
+		*error = jsonrpc_error(NULL, JSONRPC_PARSE_ERROR, "Parse error", error_data);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Answer a parsed message (a request, a notification or a batch) whose
+ * exact text is text, len.  NULL when nothing is to be answered.
+ */
+json_object *
+jsonrpc_process_parsed(McpContext *ctx, json_object *message, const char *text,
+					   size_t len)
+{
+	if (json_object_is_type(message, json_type_array))
+		return process_batch(ctx, message, text, len);
+	return process_message(ctx, message, text, len, false);
+}
+
 static json_object *
 parse_line(const char *line, size_t len, json_object **error_data)
 {
@@ -318,6 +345,7 @@ process_message(McpContext *ctx, json_object *message, const char *text,
 
 	if (!has_id)
 	{
+		snprintf(ctx->method, sizeof(ctx->method), "%s", json_object_get_string(method));
 		mcp_handle_notification(ctx, json_object_get_string(method), params);
 		return NULL;
 	}

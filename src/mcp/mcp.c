@@ -105,7 +105,7 @@ static json_object *verbatim_json(json_object *value, const char *text);
 static void unexpected_answer(McpDbResult *db, const char *message);
 static json_object *tool_result(const McpContext *ctx, const char *text,
 								json_object *envelope, bool is_error);
-static json_object *server_capabilities(void);
+static json_object *server_capabilities(const McpContext *ctx);
 static void add_caching_hints(const McpContext *ctx, json_object *result);
 static void note_outcome(McpContext *ctx, const McpDbResult *db);
 static void set_progress_token(McpContext *ctx, json_object *params);
@@ -290,7 +290,7 @@ handle_initialize(McpContext *ctx, json_object *id, const McpRequest *req)
 	result = json_object_new_object();
 	json_object_object_add(result, "protocolVersion",
 						   json_object_new_string(ctx->revision));
-	json_object_object_add(result, "capabilities", server_capabilities());
+	json_object_object_add(result, "capabilities", server_capabilities(ctx));
 	json_object_object_add(result, "serverInfo", mcp_server_info(ctx->revision));
 	json_object_object_add(result, "instructions",
 						   json_object_new_string(INSTRUCTIONS));
@@ -316,7 +316,7 @@ handle_discover(McpContext *ctx, json_object *id, const McpRequest *req)
 	json_object *result = json_object_new_object();
 
 	json_object_object_add(result, "supportedVersions", mcp_supported_revisions());
-	json_object_object_add(result, "capabilities", server_capabilities());
+	json_object_object_add(result, "capabilities", server_capabilities(ctx));
 	json_object_object_add(result, "instructions", json_object_new_string(INSTRUCTIONS));
 	add_caching_hints(ctx, result);
 	return jsonrpc_result(id, result);
@@ -326,12 +326,14 @@ handle_discover(McpContext *ctx, json_object *id, const McpRequest *req)
  * What the server offers: tools only.
  */
 static json_object *
-server_capabilities(void)
+server_capabilities(const McpContext *ctx)
 {
 	json_object *capabilities = json_object_new_object();
 	json_object *tools = json_object_new_object();
 
-	json_object_object_add(tools, "listChanged", json_object_new_boolean(0));
+	json_object_object_add(tools, "listChanged",
+						   json_object_new_boolean(ctx->session != NULL &&
+												   ctx->session->watch_catalog));
 	json_object_object_add(capabilities, "tools", tools);
 	return capabilities;
 }
@@ -352,6 +354,19 @@ add_caching_hints(const McpContext *ctx, json_object *result)
 }
 
 /*
+ * The statement tools/list runs: outputSchema came with 2025-06-18, as
+ * structuredContent did.
+ */
+const char *
+mcp_tools_list_sql(const char *revision)
+{
+	return strcmp(revision, "2025-06-18") >= 0
+		? "SELECT l::text, jsonb_typeof(l) FROM ai_tool_list('mcp') l"
+		: "SELECT l::text, jsonb_typeof(l) FROM (SELECT coalesce(jsonb_agg(t - 'outputSchema' ORDER BY n), '[]') l"
+		" FROM jsonb_array_elements(ai_tool_list('mcp')) WITH ORDINALITY e(t, n)) s";
+}
+
+/*
  * tools/list: the extension's MCP catalog, all in one page (no cursor).
  */
 static json_object *
@@ -361,12 +376,7 @@ handle_tools_list(McpContext *ctx, json_object *id, const McpRequest *req)
 	json_object *response;
 	double		start = now_ms();
 
-	/* outputSchema came with 2025-06-18, as structuredContent did */
-	mcp_db_query(ctx, strcmp(ctx->revision, "2025-06-18") >= 0 ?
-				 "SELECT l::text, jsonb_typeof(l) FROM ai_tool_list('mcp') l" :
-				 "SELECT l::text, jsonb_typeof(l) FROM (SELECT coalesce(jsonb_agg(t - 'outputSchema' ORDER BY n), '[]') l"
-				 " FROM jsonb_array_elements(ai_tool_list('mcp')) WITH ORDINALITY e(t, n)) s",
-				 0, NULL, &db);
+	mcp_db_query(ctx, mcp_tools_list_sql(ctx->revision), 0, NULL, &db);
 	note_outcome(ctx, &db);
 	if (db.status == MCP_DB_OK &&
 		(db.values[0] == NULL || db.values[1] == NULL ||
@@ -379,6 +389,7 @@ handle_tools_list(McpContext *ctx, json_object *id, const McpRequest *req)
 		json_object_object_add(result, "tools",
 							   verbatim_json(json_object_new_array(), db.values[0]));
 		add_caching_hints(ctx, result);
+		mcp_catalog_seen(ctx->session, db.values[0]);
 		response = jsonrpc_result(id, result);
 	}
 	else
@@ -478,6 +489,7 @@ handle_tools_call(McpContext *ctx, json_object *id, const McpRequest *req)
 	}
 	mcp_db_result_free(&db);
 	free(arguments_copy);
+	ctx->list_changed = mcp_catalog_changed(ctx);
 	return response;
 }
 

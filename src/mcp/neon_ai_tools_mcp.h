@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <json-c/json.h>
@@ -148,6 +149,11 @@ typedef struct McpSession
 {
 	char		id[40];			/* Mcp-Session-Id ("" over stdio) */
 	const char *revision;		/* negotiated at initialize; NULL before */
+	/* catalog_watch.c: tell the client when the tool list changes */
+	bool		watch_catalog;	/* stdio only */
+	bool		catalog_listed; /* the client has a list */
+	uint64_t	catalog_hash;	/* of the list it has */
+	double		catalog_checked_ms;
 } McpSession;
 
 /* in calls.c: requests in flight, for notifications/cancelled */
@@ -186,6 +192,7 @@ struct McpContext
 	char		tool[72];		/* tools/call's tool, for the log line */
 	const char *outcome;		/* "ok", or an error category */
 	int			http_status;	/* 0, or a status the transport must send */
+	bool		list_changed;	/* send notifications/tools/list_changed */
 };
 
 extern void mcp_context_init(McpContext *ctx, McpSession *session);
@@ -250,6 +257,10 @@ extern json_object *jsonrpc_error(json_object *id, int code,
 								  const char *message, json_object *data);
 extern json_object *jsonrpc_process_line(McpContext *ctx, const char *line,
 										 size_t len);
+extern bool jsonrpc_parse(const char *line, size_t len, json_object **message,
+						  json_object **error);
+extern json_object *jsonrpc_process_parsed(McpContext *ctx, json_object *message,
+										   const char *text, size_t len);
 extern char *jsonrpc_to_text(json_object *message);
 extern json_object *jsonrpc_oversized_error(size_t max_bytes);
 
@@ -265,6 +276,13 @@ extern json_object *mcp_progress_notification(const McpContext *ctx,
 											  double elapsed_ms);
 extern char *mcp_id_key(json_object *id);
 extern bool mcp_revision_is_stateless(const char *revision);
+
+extern const char *mcp_tools_list_sql(const char *revision);
+
+/* in catalog_watch.c */
+extern void mcp_catalog_seen(McpSession *session, const char *list_text);
+extern bool mcp_catalog_changed(McpContext *ctx);
+extern json_object *mcp_list_changed_notification(void);
 
 /* JSON-RPC error codes of 2026-07-28 */
 #define MCP_HEADER_MISMATCH			(-32020)

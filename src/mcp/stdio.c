@@ -61,7 +61,7 @@ static void write_progress(McpContext *ctx, double elapsed_ms);
 int
 mcp_serve_stdio(void)
 {
-	McpReader	reader;
+	McpReader  *reader = mcp_malloc(sizeof(McpReader));
 	pthread_t	reader_thread;
 	pthread_t	signal_thread;
 	sigset_t	signals;
@@ -73,8 +73,10 @@ mcp_serve_stdio(void)
 	sigaddset(&signals, SIGINT);
 	pthread_sigmask(SIG_BLOCK, &signals, NULL);
 
-	mcp_reader_init(&reader, stdin, MCP_MAX_MESSAGE_BYTES);
-	if (pthread_create(&reader_thread, NULL, read_input, &reader) != 0 ||
+	session.watch_catalog = true;
+	/* the reader thread owns the reader (and frees it): see the end */
+	mcp_reader_init(reader, stdin, MCP_MAX_MESSAGE_BYTES);
+	if (pthread_create(&reader_thread, NULL, read_input, reader) != 0 ||
 		pthread_create(&signal_thread, NULL, wait_for_signal, &signals) != 0)
 	{
 		mcp_log(MCP_LOG_ERROR, "could not start a thread");
@@ -105,7 +107,7 @@ mcp_serve_stdio(void)
 		mcp_context_init(&ctx, &session);
 		ctx.progress = write_progress;
 		if (line->status == MCP_READ_TOO_LONG)
-			response = jsonrpc_oversized_error(reader.max_bytes);
+			response = jsonrpc_oversized_error(MCP_MAX_MESSAGE_BYTES);
 		else
 			response = jsonrpc_process_line(&ctx, line->text, line->len);
 		free(line->text);
@@ -115,6 +117,13 @@ mcp_serve_stdio(void)
 			bool		ok = mcp_write_message(response);
 
 			json_object_put(response);
+			if (ok && ctx.list_changed)
+			{
+				json_object *notification = mcp_list_changed_notification();
+
+				ok = mcp_write_message(notification);
+				json_object_put(notification);
+			}
 			if (!ok)
 			{
 				status = MCP_EXIT_FATAL;
@@ -123,7 +132,11 @@ mcp_serve_stdio(void)
 		}
 	}
 
-	/* the reader may be blocked in a read: leave it; exit ends it */
+	/*
+	 * The reader may be blocked in a read (after a signal, or a failed
+	 * write): leave it to the process's exit.  It frees its own reader, so
+	 * nothing of this frame is left to it.
+	 */
 	pthread_mutex_lock(&lock);
 	while (head != NULL)
 	{
@@ -165,6 +178,7 @@ read_input(void *arg)
 			break;
 	}
 	mcp_reader_free(reader);
+	free(reader);
 	return NULL;
 }
 

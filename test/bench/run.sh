@@ -8,7 +8,9 @@
 # (BENCH_WORKLOADS="point range insert insert_audited update scan" picks
 # workloads; scan loads a 10-million-row table first, about 30 s and 600 MB;
 # BENCH_CLIENTS=N runs N pgbench clients, default 1; BENCH_MEMORY=no and
-# BENCH_MCP=no leave out the memory and MCP parts)
+# BENCH_MCP=no leave out the memory and MCP parts; MCP_PROGRAM names the
+# program, default the installed one: the stdio round trips
+# against the reference server and mcp_http.sh's HTTP comparison with DBHub)
 # Needs the extension built and installed (scripts/test.sh or make install);
 # starts and removes its own scratch cluster.
 set -euo pipefail
@@ -82,7 +84,8 @@ fi
 
 # MCP: tools/call round trips of neon-ai-tools-mcp against the reference MCP
 # Postgres server, over loopback TCP, with the same SDK client
-MCP_PROGRAM="$("$NAT_PG_CONFIG" --bindir)/neon-ai-tools-mcp"
+MCP_PROGRAM=${MCP_PROGRAM:-$("$NAT_PG_CONFIG" --bindir)/neon-ai-tools-mcp}
+export MCP_PROGRAM
 if command -v node >/dev/null && command -v npm >/dev/null && [ -x "$MCP_PROGRAM" ]; then
     if [ ! -d "$HERE/mcp/node_modules" ] || [ "$HERE/mcp/package-lock.json" -nt "$HERE/mcp/node_modules" ]; then
         bash "$HERE/../../scripts/npm-ci.sh" "$HERE/mcp" >/dev/null 2>&1
@@ -92,3 +95,8 @@ if command -v node >/dev/null && command -v npm >/dev/null && [ -x "$MCP_PROGRAM
 else
     echo "MCP latency: skipped (needs node, npm and an installed neon-ai-tools-mcp)"
 fi
+
+# MCP over HTTP: neon-ai-tools-mcp --http against DBHub, at 1 and 16 clients,
+# on this run's database
+echo
+BENCH_REUSE_CLUSTER=yes bash "$HERE/mcp_http.sh" "$SECONDS_PER_ROUND" "$ROUNDS"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The catalog suite (issue 14): every tool of ai_tool_list(format), in every
-# format, checked offline with the model providers' own client libraries
+# format (two custom tools among them, issue 17), checked offline with the model providers' own client libraries
 # (check.mjs says which, and how).  Prints TAP, the libraries' versions and
 # the catalog's size in bytes and tokens per format.
 #
@@ -36,6 +36,23 @@ if [ -z "$dump" ]; then
     dump=$TMP/catalogs.tsv
     {
         echo "CREATE EXTENSION neon_ai_tools;"
+        # two custom tools (issue 17), whose schemas come from their
+        # parameter lists: an enum, bounds, a default, examples, arrays of
+        # text, jsonb, numeric(10,2), timestamptz, a boolean
+        cat <<'SQL'
+\set QUIET on
+CREATE TABLE o (id int PRIMARY KEY, customer text, region text, total numeric, tags text[], meta jsonb, at timestamptz);
+SELECT ai_tool_define('top_customers', 'Customers of a region by total spent, largest first.',
+  'SELECT customer, sum(total) AS spent FROM public.o WHERE region = $1 GROUP BY customer ORDER BY spent DESC LIMIT $2',
+  '[{"name": "region", "type": "text", "description": "Sales region.", "enum": ["eu", "us"]},
+    {"name": "n", "type": "int", "description": "How many customers.", "default": 3, "minimum": 1, "maximum": 50, "examples": [3, 10]}]') IS NULL AS top_customers_defined \gset
+SELECT ai_tool_define('tag_order', 'Tag an order.',
+  'UPDATE public.o SET tags = $2, meta = $3, at = $4, total = $5 WHERE id = $1 AND $6 RETURNING id',
+  '[{"name": "id", "type": "int"}, {"name": "tags", "type": "text[]", "maxItems": 5},
+    {"name": "meta", "type": "jsonb", "required": false}, {"name": "at", "type": "timestamptz", "required": false},
+    {"name": "total", "type": "numeric(10,2)", "required": false, "minimum": 0},
+    {"name": "ok", "type": "boolean", "default": true}]') IS NULL AS tag_order_defined \gset
+SQL
         # settings in force: the catalog advertises these, not the built-ins
         echo "SET neon_ai_tools.row_limit = 5;"
         echo "SET neon_ai_tools.timeout = '2s';"

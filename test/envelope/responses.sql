@@ -411,6 +411,24 @@ SELECT 'constraint_violation:check_constraint/Citus distribution column update (
 SELECT 'constraint_violation:not_null_constraint/Citus NULL distribution column (22004)', ai_tool_call('execute_sql',
     '{"sql": "SELECT raise_state(''22004'', ''the partition column of table env.orders cannot be NULL'')"}');
 
+-- --- custom tools and ai_tool_run (issue 17) ---------------------------------
+SELECT ai_tool_define('env_orders_of', 'Orders of one customer.',
+    'SELECT * FROM env.orders WHERE customer_id = $1', '[{"name": "customer_id", "type": "int"}]') \g /dev/null
+SELECT ai_tool_define('env_add_tag', 'Adds an order.',
+    'INSERT INTO env.orders (id, customer_id) VALUES ($1, $2) RETURNING id', '[{"name": "id", "type": "int"}, {"name": "customer", "type": "int"}]') \g /dev/null
+SELECT 'success/custom tool query', ai_tool_call('env_orders_of', '{"customer_id": 1}');
+SELECT 'invalid_parameters/custom tool bad argument', ai_tool_call('env_orders_of', '{"customer_id": "x"}');
+SELECT 'constraint_violation/custom tool write', ai_tool_call('env_add_tag', '{"id": 1, "customer": 1}');
+-- ai_tool_run's own answers for calls it does not run
+SELECT 'invalid_parameters/ai_tool_run arguments not JSON',
+    (ai_tool_run('{"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "env_orders_of", "arguments": "{"}}]}') -> 0 ->> 'content')::jsonb;
+SET neon_ai_tools.max_tool_calls = 1;
+SELECT 'limit_exceeded/ai_tool_run past max_tool_calls',
+    ai_tool_run('[{"type": "tool_use", "id": "a", "name": "env_orders_of", "input": {"customer_id": 1}}, {"type": "tool_use", "id": "b", "name": "env_orders_of", "input": {"customer_id": 1}}]') -> 0 -> 'content' -> 1 ->> 'content';
+RESET neon_ai_tools.max_tool_calls;
+SELECT ai_tool_drop('env_orders_of') \g /dev/null
+SELECT ai_tool_drop('env_add_tag') \g /dev/null
+
 -- --- cleanup -------------------------------------------------------------------
 SELECT dblink_disconnect('other') \g /dev/null
 DROP SCHEMA env, env_hidden CASCADE;

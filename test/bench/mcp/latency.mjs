@@ -2,7 +2,8 @@
 // reference MCP Postgres server (@modelcontextprotocol/server-postgres,
 // its "query" tool), for the same point query, with the same SDK client.
 // Blocks of calls alternate between the two servers; the figures are the
-// median and 95th percentile of each call's round trip, and their ratio.
+// median, 95th and 99th percentile of each call's round trip, and the
+// ratios of the medians and of the 99th percentiles.
 //
 // Usage: node latency.mjs <neon-ai-tools-mcp path> <host> <port> <db> <user> [calls]
 import { performance } from "node:perf_hooks";
@@ -63,10 +64,11 @@ for (const [name, client] of [["neon-ai-tools-mcp", ours], ["reference server", 
 }
 
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
-const rows = Object.entries(times).map(([side, xs]) => ({ side, median: pct(xs, 0.5), p95: pct(xs, 0.95), n: xs.length }));
+const rows = Object.entries(times).map(([side, xs]) => ({ side, median: pct(xs, 0.5), p95: pct(xs, 0.95), p99: pct(xs, 0.99), n: xs.length }));
 for (const r of rows)
-  console.log(`${r.side.padEnd(34)} median ${r.median.toFixed(3)} ms   p95 ${r.p95.toFixed(3)} ms   (${r.n} calls)`);
+  console.log(`${r.side.padEnd(34)} median ${r.median.toFixed(3)} ms   p95 ${r.p95.toFixed(3)} ms   p99 ${r.p99.toFixed(3)} ms   (${r.n} calls)`);
 console.log(`ratio of medians (neon-ai-tools-mcp / reference): ${(rows[0].median / rows[1].median).toFixed(2)}`);
+console.log(`ratio of 99th percentiles (neon-ai-tools-mcp / reference): ${(rows[0].p99 / rows[1].p99).toFixed(2)}`);
 for (const [name, xs] of Object.entries(pings))
   console.log(`ping (client + stdio floor), ${name.padEnd(18)} median ${pct(xs, 0.5).toFixed(3)} ms`);
 await ours.close();

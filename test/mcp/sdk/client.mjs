@@ -69,7 +69,7 @@ await check('the SDK client connects (initialize, notifications/initialized)', a
   const info = client.getServerVersion();
   assert.equal(info.name, 'neon-ai-tools-mcp');
   assert.match(info.version, /^\d+\.\d+/);
-  assert.deepEqual(client.getServerCapabilities().tools, { listChanged: false });
+  assert.deepEqual(client.getServerCapabilities().tools, { listChanged: true });
   assert.match(client.getInstructions() || '', /list_tables/);
 });
 
