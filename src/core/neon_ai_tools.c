@@ -218,13 +218,20 @@ ai_tool_drop(PG_FUNCTION_ARGS)
 Datum
 ai_tool_run(PG_FUNCTION_ARGS)
 {
+	Jsonb	   *answer;
+	int			nest;
+
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("model response must not be null")));
 	nat_policy_check();
-	PG_RETURN_JSONB_P(nat_run_model_response(PG_GETARG_JSONB_P(0),
-											 jsonb_arg(fcinfo, 1, "{}")));
+	/* under SET ROLE, max_tool_calls of the current role's policy too */
+	nest = nat_role_policy_begin();
+	answer = nat_run_model_response(PG_GETARG_JSONB_P(0),
+									jsonb_arg(fcinfo, 1, "{}"));
+	nat_role_policy_end(nest);
+	PG_RETURN_JSONB_P(answer);
 }
 
 /*

@@ -12,18 +12,19 @@
  * and runs each call as the agent's role (SET LOCAL ROLE): the agent role's
  * read_only, max_rows or enabled_tools would not hold.
  *
- * What we do.  At the start of each ai_tool_call(), ai_tool_plan() and
- * ai_tool_list(), when the current user is not the authenticated user (the
- * one whose rows PostgreSQL applied at login), the current role's values of
- * our settings are read from pg_db_role_setting, the role-in-this-database
- * row before the role's own row (the precedence of login), and combined
- * with the session's values in a GUC nest level of the call's own.  After
- * SET SESSION AUTHORIZATION, the session user's values are combined first,
- * as if it had logged in, so that a SET ROLE from there cannot drop them.  Every
- * part of the call reads the nat_* variables of guc.c, which then hold the
- * combination; the nest level is popped when the call ends (or by the
- * abort of an error that leaves the call).  The database's and the global
- * rows are not read: they already apply to the session, in this database.
+ * What we do.  At the start of each ai_tool_call(), ai_tool_plan(),
+ * ai_tool_list() and ai_tool_run(), when the current user is not the
+ * authenticated user (the one whose rows PostgreSQL applied at login), the
+ * current role's values of our settings are read from pg_db_role_setting,
+ * the role-in-this-database row before the role's own row (the precedence
+ * of login), and combined with the session's values in a GUC nest level of
+ * the call's own.  After SET SESSION AUTHORIZATION, the session user's
+ * values are combined first, as if it had logged in, so that a SET ROLE
+ * from there cannot drop them.  Every part of the call reads the nat_*
+ * variables of guc.c, which then hold the combination; the nest level is
+ * popped when the call ends (or by the abort of an error that leaves the
+ * call).  The database's and the global rows are not read: they already
+ * apply to the session, in this database.
  *
  * The combination is never looser than either side: a user whose login
  * policy is strict cannot loosen it by SET ROLE to a looser role, and an
@@ -31,8 +32,8 @@
  *
  *	 - read_only, audit_log_client: on if either is on;
  *	 - max_rows, max_response_bytes, max_timeout, max_affected_rows (where 0
- *	   lets nothing change), and the user-settable defaults row_limit and
- *	   timeout: the smaller;
+ *	   lets nothing change), max_tool_calls, and the user-settable defaults
+ *	   row_limit and timeout: the smaller;
  *	 - lock_timeout: the smaller non-zero value (0 means no lock limit);
  *	 - require_ssl (off, remote, on) and audit (off, writes, all): the later
  *	   in that order, which is the stricter;
@@ -119,6 +120,7 @@ static const PolicySetting policy_settings[] = {
 	{"neon_ai_tools.audit", COMBINE_LATER_OPTION, 0, nat_audit_options, &nat_audit},
 	{"neon_ai_tools.audit_log_client", COMBINE_ON_WINS, 0, NULL, &nat_audit_log_client},
 	{"neon_ai_tools.read_only_allowed_functions", COMBINE_FUNCTIONS, 0, NULL, &nat_read_only_allowed_functions},
+	{"neon_ai_tools.max_tool_calls", COMBINE_SMALLER, 0, NULL, &nat_max_tool_calls},
 };
 
 #define NUM_POLICY_SETTINGS lengthof(policy_settings)

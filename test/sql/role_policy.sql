@@ -28,6 +28,7 @@ ALTER ROLE regress_rp_ro SET neon_ai_tools.read_only = on;
 ALTER ROLE regress_rp_small SET neon_ai_tools.max_rows = 10;
 ALTER ROLE regress_rp_small SET neon_ai_tools.max_timeout = '2s';
 ALTER ROLE regress_rp_small SET neon_ai_tools.enabled_tools = 'select_query, list_tables, insert_data';
+ALTER ROLE regress_rp_small SET neon_ai_tools.max_tool_calls = 1;
 -- the role-in-database row wins over the role's own row, as at login
 ALTER ROLE regress_rp_small SET neon_ai_tools.max_affected_rows = 7;
 DO $$ BEGIN EXECUTE format('ALTER ROLE regress_rp_small IN DATABASE %I SET neon_ai_tools.max_affected_rows = 5', current_database()); END $$;
@@ -83,6 +84,11 @@ SELECT r ->> 'errorType' AS error_type, r ->> 'suggestion' AS suggestion
 FROM ai_tool_call('select_query', '{"table": "rp_test.slow", "timeout_ms": 100}') r;
 -- max_affected_rows: 5 from the role-in-database row, not 7
 SELECT ai_tool_call('insert_data', '{"table": "rp_test.items", "rows": [{"id": 201}, {"id": 202}, {"id": 203}, {"id": 204}, {"id": 205}, {"id": 206}]}') ->> 'error' AS over_max_affected;
+-- ai_tool_run: the role's max_tool_calls (1 of these 2 calls runs)
+SELECT m ->> 'tool_call_id' AS call, (m ->> 'content')::jsonb ->> 'errorType' AS error_type
+FROM jsonb_array_elements(ai_tool_run('{"role": "assistant", "tool_calls": [
+  {"id": "c1", "type": "function", "function": {"name": "list_tables", "arguments": "{\"schema\": \"rp_test\"}"}},
+  {"id": "c2", "type": "function", "function": {"name": "list_tables", "arguments": "{\"schema\": \"rp_test\"}"}}]}')) m;
 RESET ROLE;
 SELECT ai_tool_call('select_query', '{"table": "rp_test.items"}') -> 'rowCount' AS row_count_after_reset;
 
