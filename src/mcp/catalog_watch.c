@@ -23,15 +23,12 @@
  */
 #include <stdint.h>
 #include <string.h>
-#include <time.h>
 
 #include "neon_ai_tools_mcp.h"
 
 /* how often at most the catalog is read again */
 #define CHECK_INTERVAL_MS 1000
 
-static uint64_t text_hash(const char *text);
-static double now_ms(void);
 
 /*
  * tools/list gave the client this list.
@@ -41,9 +38,9 @@ mcp_catalog_seen(McpSession *session, const char *list_text)
 {
 	if (session == NULL || !session->watch_catalog)
 		return;
-	session->catalog_hash = text_hash(list_text);
+	session->catalog_hash = mcp_text_hash(list_text);
 	session->catalog_listed = true;
-	session->catalog_checked_ms = now_ms();
+	session->catalog_checked_ms = mcp_now_ms();
 }
 
 /*
@@ -58,13 +55,13 @@ mcp_catalog_changed(McpContext *ctx)
 	bool		changed = false;
 
 	if (session == NULL || !session->watch_catalog || !session->catalog_listed ||
-		now_ms() - session->catalog_checked_ms < CHECK_INTERVAL_MS)
+		mcp_now_ms() - session->catalog_checked_ms < CHECK_INTERVAL_MS)
 		return false;
 	mcp_db_query(ctx, mcp_tools_list_sql(ctx->revision), 0, NULL, &db);
-	session->catalog_checked_ms = now_ms();
+	session->catalog_checked_ms = mcp_now_ms();
 	if (db.status == MCP_DB_OK && db.values[0] != NULL)
 	{
-		uint64_t	hash = text_hash(db.values[0]);
+		uint64_t	hash = mcp_text_hash(db.values[0]);
 
 		changed = hash != session->catalog_hash;
 		session->catalog_hash = hash;
@@ -89,23 +86,3 @@ mcp_list_changed_notification(void)
 	return message;
 }
 
-/* FNV-1a, 64 bits: a change detector, not a defence */
-static uint64_t
-text_hash(const char *text)
-{
-	uint64_t	hash = UINT64_C(14695981039346656037);
-	const unsigned char *p;
-
-	for (p = (const unsigned char *) text; *p != '\0'; p++)
-		hash = (hash ^ *p) * UINT64_C(1099511628211);
-	return hash;
-}
-
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
-}

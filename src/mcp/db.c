@@ -123,7 +123,6 @@ static bool ensure_connected(McpConn *conn, McpDbResult *result);
 static bool lost_while_idle(McpConn *conn);
 static void log_connected(PGconn *pg);
 static void notice_receiver(void *arg, const PGresult *res);
-static double now_ms(void);
 
 /*
  * Run sql with the given text parameters on a connection of the pool, as
@@ -314,7 +313,7 @@ collect(McpConn *conn, McpContext *ctx, Outcome *out)
 {
 	PGconn	   *pg = conn->pg;
 	bool		watching = ctx->client_fd >= 0;
-	double		start = now_ms();
+	double		start = mcp_now_ms();
 
 	if (ctx->role != NULL)
 		out->role = query_result(conn, ctx, &watching, start);
@@ -383,7 +382,7 @@ next_result(McpConn *conn, McpContext *ctx, bool *watching, double start)
 		}
 		if (reporting)
 		{
-			double		left = next_progress - now_ms();
+			double		left = next_progress - mcp_now_ms();
 
 			timeout = left < 0 ? 0 : (int) left;
 		}
@@ -399,9 +398,9 @@ next_result(McpConn *conn, McpContext *ctx, bool *watching, double start)
 		}
 		if ((pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) && !PQconsumeInput(pg))
 			break;
-		if (reporting && now_ms() >= next_progress)
+		if (reporting && mcp_now_ms() >= next_progress)
 		{
-			ctx->progress(ctx, now_ms() - start);
+			ctx->progress(ctx, mcp_now_ms() - start);
 			next_progress += PROGRESS_INTERVAL_MS;
 		}
 	}
@@ -415,12 +414,7 @@ next_result(McpConn *conn, McpContext *ctx, bool *watching, double start)
 static void
 statement_name(const char *sql, char *name, size_t size)
 {
-	uint64_t	hash = UINT64_C(14695981039346656037);
-	const unsigned char *p;
-
-	for (p = (const unsigned char *) sql; *p != '\0'; p++)
-		hash = (hash ^ *p) * UINT64_C(1099511628211);
-	snprintf(name, size, "neon_ai_tools_mcp_%016" PRIx64, hash);
+	snprintf(name, size, "neon_ai_tools_mcp_%016" PRIx64, mcp_text_hash(sql));
 }
 
 static bool
@@ -697,11 +691,3 @@ notice_receiver(void *arg, const PGresult *res)
 	mcp_log(MCP_LOG_INFO, "server: %s", PQresultErrorMessage(res));
 }
 
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
-}

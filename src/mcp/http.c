@@ -236,7 +236,7 @@ handle(void *cls, struct MHD_Connection *connection, const char *url,
 	{
 		req = mcp_malloc(sizeof(HttpRequest));
 		memset(req, 0, sizeof(*req));
-		req->start = http_now_ms();
+		req->start = mcp_now_ms();
 		*state = req;
 		pthread_mutex_lock(&counter_lock);
 		requests_open++;
@@ -825,7 +825,7 @@ http_log_request(const char *method, const McpContext *ctx, const char *role,
 			status >= 400 && (ctx == NULL || ctx->outcome == NULL ||
 							  strcmp(ctx->outcome, "ok") == 0) ? "refused"
 			: ctx != NULL && ctx->outcome != NULL ? ctx->outcome : "ok",
-			http_now_ms() - start);
+			mcp_now_ms() - start);
 }
 
 static bool
@@ -959,11 +959,3 @@ read_file(const char *path)
 	return text;
 }
 
-double
-http_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
-}

@@ -39,7 +39,6 @@ extern enum MHD_Result http_respond_error(struct MHD_Connection *connection,
 extern void http_log_request(const char *method, const McpContext *ctx,
 							 const char *role, int status, double start);
 extern void http_leave_request(void);
-extern double http_now_ms(void);
 extern bool http_accepts(const char *accept, const char *type);
 
 /* in http_sse.c */

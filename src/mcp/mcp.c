@@ -43,7 +43,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "neon_ai_tools_mcp.h"
 #include "revision.h"
@@ -109,7 +108,6 @@ static json_object *server_capabilities(const McpContext *ctx);
 static void add_caching_hints(const McpContext *ctx, json_object *result);
 static void note_outcome(McpContext *ctx, const McpDbResult *db);
 static void set_progress_token(McpContext *ctx, json_object *params);
-static double now_ms(void);
 
 /*
  * Answer one request.  params is NULL, an object or an array;
@@ -374,7 +372,7 @@ handle_tools_list(McpContext *ctx, json_object *id, const McpRequest *req)
 {
 	McpDbResult db;
 	json_object *response;
-	double		start = now_ms();
+	double		start = mcp_now_ms();
 
 	mcp_db_query(ctx, mcp_tools_list_sql(ctx->revision), 0, NULL, &db);
 	note_outcome(ctx, &db);
@@ -394,7 +392,7 @@ handle_tools_list(McpContext *ctx, json_object *id, const McpRequest *req)
 	}
 	else
 	{
-		json_object *data = failure_envelope(NULL, &db, now_ms() - start);
+		json_object *data = failure_envelope(NULL, &db, mcp_now_ms() - start);
 		char	   *message = mcp_psprintf("Internal error: could not list the tools: %s",
 										   db.message);
 
@@ -453,7 +451,7 @@ handle_tools_call(McpContext *ctx, json_object *id, const McpRequest *req)
 	values[1] = arguments_copy != NULL ? arguments_copy : "{}";
 	mcp_log(MCP_LOG_DEBUG, "calling tool %s", values[0]);
 
-	start = now_ms();
+	start = mcp_now_ms();
 	snprintf(ctx->tool, sizeof(ctx->tool), "%s", values[0]);
 	key = mcp_id_key(id);
 	ctx->inflight = mcp_inflight_begin(ctx->scope, key);
@@ -479,7 +477,7 @@ handle_tools_call(McpContext *ctx, json_object *id, const McpRequest *req)
 		/* the statement itself failed: an envelope of our own, isError */
 		char	   *text;
 
-		envelope = failure_envelope(values[0], &db, now_ms() - start);
+		envelope = failure_envelope(values[0], &db, mcp_now_ms() - start);
 		text = mcp_strdup(json_object_to_json_string_ext(envelope,
 														 JSON_C_TO_STRING_PLAIN |
 														 JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -625,11 +623,3 @@ verbatim_json(json_object *value, const char *text)
 	return value;
 }
 
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
-}

@@ -93,6 +93,8 @@ extern void *mcp_realloc(void *ptr, size_t size);
 extern char *mcp_strdup(const char *s);
 extern char *mcp_strndup(const char *s, size_t len);
 extern char *mcp_psprintf(const char *fmt,...) MCP_PRINTF(1, 2);
+extern double mcp_now_ms(void);
+extern uint64_t mcp_text_hash(const char *text);
 
 /* in rawjson.c */
 extern bool mcp_json_check(const char *text, size_t len, int max_depth,

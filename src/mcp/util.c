@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 
 #include "neon_ai_tools_mcp.h"
@@ -99,4 +100,31 @@ mcp_psprintf(const char *fmt,...)
 	vsnprintf(buf, (size_t) needed + 1, fmt, ap);
 	va_end(ap);
 	return buf;
+}
+
+/*
+ * Milliseconds on the monotonic clock.
+ */
+double
+mcp_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+/*
+ * FNV-1a, 64 bits, of a string: the same text, the same value, in every
+ * process.  A name and a change detector, not a defence.
+ */
+uint64_t
+mcp_text_hash(const char *text)
+{
+	uint64_t	hash = UINT64_C(14695981039346656037);
+	const unsigned char *p;
+
+	for (p = (const unsigned char *) text; *p != '\0'; p++)
+		hash = (hash ^ *p) * UINT64_C(1099511628211);
+	return hash;
 }
