@@ -30,6 +30,7 @@ typedef enum NatConfirmation
 } NatConfirmation;
 
 extern int	nat_confirmation;
+extern const struct config_enum_entry nat_confirmation_options[];
 extern int	nat_confirmation_timeout_ms;
 extern int	nat_confirmation_min_rows;
 extern void nat_confirmation_check(ToolCall *call, int64 affected);

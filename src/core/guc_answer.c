@@ -31,7 +31,7 @@ static const struct config_enum_entry format_options[] = {
 	{NULL, 0, false}
 };
 
-static const struct config_enum_entry confirmation_options[] = {
+const struct config_enum_entry nat_confirmation_options[] = {
 	{"flag", NAT_CONFIRMATION_FLAG, false},
 	{"token", NAT_CONFIRMATION_TOKEN, false},
 	{NULL, 0, false}
@@ -58,7 +58,7 @@ nat_define_answer_settings(void)
 							 "flag: by arguments such as confirm_all_rows; token: also by a single-use confirmation_token that a dry run of the same call answers.",
 							 &nat_confirmation,
 							 NAT_CONFIRMATION_FLAG,
-							 confirmation_options,
+							 nat_confirmation_options,
 							 PGC_SUSET,
 							 0,
 							 NULL, NULL, NULL);

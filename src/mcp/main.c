@@ -393,10 +393,10 @@ version(void)
 static void
 help(void)
 {
-	printf("%s serves the tools of the neon_ai_tools PostgreSQL extension to MCP\n"
-		   "clients (Model Context Protocol): over stdio by default (JSON-RPC 2.0, one\n"
-		   "message per line on standard input and output), or over Streamable HTTP\n"
-		   "with --http.  Logs go to standard error.\n\n",
+	printf("%s serves the tools of the neon_ai_tools PostgreSQL extension\n"
+		   "to MCP clients (Model Context Protocol): over stdio by default (JSON-RPC\n"
+		   "2.0, one message per line on standard input and output), or over\n"
+		   "Streamable HTTP with --http.  Logs go to standard error.\n\n",
 		   MCP_PROGNAME);
 	printf("Usage:\n");
 	printf("  %s [OPTION]... [CONNINFO]\n\n", MCP_PROGNAME);
@@ -413,8 +413,9 @@ help(void)
 	printf("  -V, --version          output version information, then exit\n");
 	printf("  -?, --help             show this help, then exit\n\n");
 	printf("HTTP options:\n");
-	printf("      --http [ADDR:]PORT serve MCP over Streamable HTTP on http(s)://ADDR:PORT/mcp\n"
-		   "                         (ADDR defaults to 127.0.0.1; IPv6 in brackets)\n");
+	printf("      --http [ADDR:]PORT serve MCP over Streamable HTTP at\n"
+		   "                         http(s)://ADDR:PORT/mcp (ADDR defaults to\n"
+		   "                         127.0.0.1; an IPv6 address in brackets)\n");
 	printf("      --pool-size N      database connections shared by requests (default %d)\n",
 		   DEFAULT_HTTP_POOL_SIZE);
 	printf("      --max-connections N  HTTP connections at once (default %d)\n",
@@ -422,7 +423,7 @@ help(void)
 	printf("      --max-requests N   requests in progress at once; more get 503 with\n"
 		   "                         Retry-After (default %d per pooled connection)\n",
 		   REQUESTS_PER_CONNECTION);
-	printf("      --max-body BYTES   largest request body; larger gets 413 (default %d)\n",
+	printf("      --max-body BYTES   largest request body, else 413 (default %d)\n",
 		   MCP_MAX_MESSAGE_BYTES);
 	printf("      --allow-origin ORIGIN  a browser Origin allowed besides loopback pages\n"
 		   "                         (repeatable; \"*\" allows all); others get 403\n");
@@ -446,8 +447,8 @@ help(void)
 	printf("Examples:\n");
 	printf("  %s \"host=/var/run/postgresql dbname=app\"\n", MCP_PROGNAME);
 	printf("  PGPASSWORD=... %s \"postgresql://agent@db.example.com/app\"\n", MCP_PROGNAME);
-	printf("  %s --http 8080 --auth-tokens /etc/neon-ai-tools/tokens \"dbname=app user=authenticator\"\n",
-		   MCP_PROGNAME);
+	printf("  %s --http 8080 --auth-tokens /etc/neon-ai-tools/tokens \\\n"
+		   "      \"dbname=app user=authenticator\"\n", MCP_PROGNAME);
 	printf("  Keep passwords off the command line: PGPASSWORD, ~/.pgpass or a service\n"
 		   "  file.  Passwords and tokens are masked in every message and log line.\n\n");
 	printf("Exit status:\n");

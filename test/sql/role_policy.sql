@@ -186,6 +186,22 @@ SET ROLE regress_rp_ro;
 SELECT rp_test.definer_insert(107) ->> 'affectedRows' AS definer_free;
 RESET ROLE;
 
+-- confirmation = token from the role holds under SET ROLE: deleting every
+-- row answers confirmation_required and deletes nothing
+\c - :superuser
+CREATE ROLE regress_rp_confirm;
+GRANT regress_rp_confirm TO regress_rp_auth;
+GRANT USAGE ON SCHEMA rp_test TO regress_rp_confirm;
+GRANT SELECT, DELETE ON rp_test.items TO regress_rp_confirm;
+LOAD 'neon_ai_tools';
+ALTER ROLE regress_rp_confirm SET neon_ai_tools.confirmation = token;
+\c - regress_rp_auth
+SET ROLE regress_rp_confirm;
+SELECT r ->> 'errorType' AS error_type, r ? 'confirmation_token' AS has_token
+FROM ai_tool_call('delete_data', '{"table": "rp_test.items", "confirm_all_rows": true}') r;
+RESET ROLE;
+SELECT count(*) AS rows_kept FROM rp_test.items;
+
 -- a value PostgreSQL cannot read for its setting (stored before the
 -- library was loaded in that session) fails the call, closed
 \c - :superuser
@@ -201,5 +217,5 @@ RESET ROLE;
 DROP FUNCTION rp_test.definer_insert(int);
 DROP VIEW rp_test.slow;
 DROP SCHEMA rp_test CASCADE;
-DROP OWNED BY regress_rp_auth, regress_rp_strict, regress_rp_ro, regress_rp_small, regress_rp_free;
-DROP ROLE regress_rp_auth, regress_rp_strict, regress_rp_ro, regress_rp_small, regress_rp_free;
+DROP OWNED BY regress_rp_auth, regress_rp_strict, regress_rp_ro, regress_rp_small, regress_rp_free, regress_rp_confirm;
+DROP ROLE regress_rp_auth, regress_rp_strict, regress_rp_ro, regress_rp_small, regress_rp_free, regress_rp_confirm;

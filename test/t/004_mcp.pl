@@ -311,6 +311,8 @@ program_options_handling_ok($program);
 	my ($rc, $out, $err) = run_mcp(['--help'], '');
 	like($out, qr/Exit status:.*\b0\b.*\b1\b.*\b2\b/s, '--help documents the exit codes');
 	unlike($out, qr{://[^/\s:@]+:[^@\s]+@}, '--help examples carry no password');
+	is(join("\n", grep { length > 79 } split /\n/, $out), '',
+		'--help lines fit 79 columns (PostgreSQL 17 and later check 80 too)');
 
 	my $control = slurp_file("$root/neon_ai_tools.control");
 	my ($version) = $control =~ /default_version\s*=\s*'([^']+)'/;
