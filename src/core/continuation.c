@@ -390,7 +390,7 @@ nat_continuation_next(ToolCall *call, RowResult *rows)
 		for (i = 0; i < cont->nkeys; i++)
 		{
 			Oid			output;
-			bool		varlena;
+			bool		is_varlena;
 
 			if (i > 0)
 				appendStringInfoChar(&payload, ',');
@@ -400,7 +400,7 @@ nat_continuation_next(ToolCall *call, RowResult *rows)
 				continue;
 			}
 			getTypeOutputInfo(get_atttype(cont->relid, cont->keys[i].attnum),
-							  &output, &varlena);
+							  &output, &is_varlena);
 			escape_json(&payload, OidOutputFunctionCall(output, cont->last[i]));
 		}
 		appendStringInfoString(&payload, "]}");
