@@ -417,18 +417,10 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 	json_object_put(message);
 	http_leave_request();
 	status = ctx.http_status != 0 ? ctx.http_status : response != NULL ? 200 : 202;
-	if (response != NULL && status == 200 &&
+	if (status == 200 && json_object_is_type(response, json_type_object) &&
 		json_object_object_get_ex(response, "error", NULL) &&
-		!json_object_object_get_ex(response, "id", NULL))
-		status = 400;
-	if (response != NULL && json_object_is_type(response, json_type_object))
-	{
-		json_object *id;
-
-		if (json_object_object_get_ex(response, "id", &id) && id == NULL &&
-			json_object_object_get_ex(response, "error", NULL) && status == 200)
-			status = 400;		/* a message we could not read */
-	}
+		json_object_object_get(response, "id") == NULL)
+		status = 400;			/* a message we could not read: its id is null */
 	http_log_request(ctx.method[0] ? ctx.method : "-", &ctx, req->role, status, req->start);
 
 	if (ctx.session != NULL && ctx.session != &copy)
