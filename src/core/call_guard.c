@@ -44,10 +44,12 @@
  * libraries are loaded first, RestoreLibraryState() calling _PG_init())
  * and then takes the leader's settings (RestoreGUCState()), so the call's
  * state travels in a hidden setting, neon_ai_tools.call_state: empty
- * outside calls, "r|w,<deadline>,<timeout_ms>" during one.  The leader sets
- * it with SET LOCAL semantics in the call's GUC nest level, which execute.c
- * rolls back on every exit (AtEOXact_GUC(false) or the subtransaction's
- * rollback), so it never outlives the call.  Settings are sent to workers
+ * outside calls, "r|w,<deadline>,<timeout_ms>" while a call may start
+ * workers.  The leader sets it with SET LOCAL semantics, inside the call's
+ * GUC nest level, before a statement that may start workers (see
+ * publish_call_state()); execute.c rolls that level back on every exit
+ * (AtEOXact_GUC(false) or the subtransaction's rollback), so it never
+ * outlives the call.  Settings are sent to workers
  * unless their source is the built-in default or their context is
  * PGC_POSTMASTER or PGC_INTERNAL (guc.c, can_skip_gucvar(), 15 to 18), hence
  * PGC_SUSET and a session source.  In the worker the assign hook turns the
@@ -68,10 +70,11 @@
  * hooks).  It is hidden from SHOW ALL and pg_settings, readable only by
  * superusers, and never reset by RESET ALL or DISCARD ALL.
  *
- * ExecutorStart_hook is not used: it misses expressions evaluated without
- * an executor start (listed above), and the function hook sees everything
- * it would.  fmgr_hook is not used either: built-in functions never reach
- * it.
+ * ExecutorStart_hook does not vet anything: it misses expressions
+ * evaluated without an executor start (listed above), and the function
+ * hook sees everything it would; it only publishes the call's state before
+ * a parallel plan starts.  fmgr_hook is not used: built-in functions never
+ * reach it.
  *
  * Temporary objects made some other way (CREATE FUNCTION pg_temp.f, for
  * example) are caught when the call ends: every object created during the
@@ -100,6 +103,7 @@
 #include "catalog/pg_language.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_proc.h"
+#include "executor/executor.h"
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "nodes/nodeFuncs.h"
@@ -216,6 +220,9 @@ static int	core_refresh_depth = 0;
 static object_access_hook_type prev_object_access_hook = NULL;
 static ProcessUtility_hook_type prev_ProcessUtility = NULL;
 static planner_hook_type prev_planner = NULL;
+static ExecutorStart_hook_type prev_executor_start = NULL;
+
+static void publish_call_state(void);
 
 /* ---- functions ---- */
 
@@ -420,15 +427,16 @@ note_created(Oid classId, Oid objectId, int subId)
 }
 
 /*
- * In the leader, during a call: the state its parallel workers will get is
- * still the one it published (only a role allowed to set the hidden setting,
- * a superuser, could have changed it).
+ * In the leader, during a call: the hidden setting is still the call's
+ * state, or still empty when nothing has needed it yet (only a role allowed
+ * to set it, a superuser, could have changed it).
  */
 static void
 check_state_intact(void)
 {
 	if (IsParallelWorker() ||
-		(call_state != NULL && strcmp(call_state, published_state) == 0))
+		(call_state != NULL &&
+		 (call_state[0] == '\0' || strcmp(call_state, published_state) == 0)))
 		return;
 	ereport(ERROR,
 			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -633,6 +641,7 @@ guard_process_utility(PlannedStmt *pstmt, const char *queryString,
 
 		nat_deadline_check();
 		check_state_intact();
+		publish_call_state();
 		what = refused_utility(pstmt->utilityStmt);
 		if (what != NULL)
 			ereport(ERROR,
@@ -729,18 +738,26 @@ resolve_allowed_functions(void)
 }
 
 /*
- * Publish the call's state for parallel workers, at the caller's GUC nest
- * level, with SET LOCAL semantics: rolled back with the nest level or the
- * call's subtransaction.
+ * Publish the call's state for parallel workers, at the current GUC nest
+ * level, with SET LOCAL semantics: rolled back with that level, and at the
+ * latest with the call's own nest level or subtransaction.
+ *
+ * Only when a worker may start: before a statement whose plan needs
+ * parallel mode starts (guard_executor_start) and before every utility
+ * statement (a parallel index build or VACUUM starts workers without an
+ * executor).  Most calls start none, and a setting changed at every call
+ * would cost each of them a set_config_option() and, on 15, a walk of all
+ * settings at each AtEOXact_GUC().  When a level that published is rolled
+ * back (an exception block), the value is empty again and the next
+ * statement that may start workers publishes it again.  In parallel mode
+ * nothing can be set; the statement that entered it published already.
  */
 static void
-publish_call_state(bool read_only)
+publish_call_state(void)
 {
-	int			timeout_ms;
-	TimestampTz deadline = nat_timer_deadline(&timeout_ms);
-
-	snprintf(published_state, sizeof(published_state), "%c," INT64_FORMAT ",%d",
-			 read_only ? 'r' : 'w', (int64) deadline, timeout_ms);
+	if (IsParallelWorker() || IsInParallelMode() ||
+		(call_state != NULL && strcmp(call_state, published_state) == 0))
+		return;
 	publishing = true;
 	PG_TRY();
 	{
@@ -755,6 +772,17 @@ publish_call_state(bool read_only)
 	PG_END_TRY();
 }
 
+static void
+guard_executor_start(QueryDesc *queryDesc, int eflags)
+{
+	if (guard.active && queryDesc->plannedstmt->parallelModeNeeded)
+		publish_call_state();
+	if (prev_executor_start)
+		prev_executor_start(queryDesc, eflags);
+	else
+		standard_ExecutorStart(queryDesc, eflags);
+}
+
 /*
  * The call starts: guard it, here and in its parallel workers.  Called in
  * the call's GUC nest level, after the call's timer is armed (the deadline
@@ -763,6 +791,9 @@ publish_call_state(bool read_only)
 void
 nat_guard_begin(bool read_only, MemoryContext cxt)
 {
+	int			timeout_ms;
+	TimestampTz deadline = nat_timer_deadline(&timeout_ms);
+
 	guard.read_only = read_only;
 	guard.cxt = cxt;
 	guard.created = NIL;
@@ -770,7 +801,9 @@ nat_guard_begin(bool read_only, MemoryContext cxt)
 	guard.allowed_resolved = false;
 	if (read_only)
 		resolve_allowed();
-	publish_call_state(read_only);
+	/* what publish_call_state() sets, if a worker may start */
+	snprintf(published_state, sizeof(published_state), "%c," INT64_FORMAT ",%d",
+			 read_only ? 'r' : 'w', (int64) deadline, timeout_ms);
 	guard.active = true;
 }
 
@@ -956,4 +989,6 @@ nat_guard_install(void)
 	ProcessUtility_hook = guard_process_utility;
 	prev_planner = planner_hook;
 	planner_hook = guard_planner;
+	prev_executor_start = ExecutorStart_hook;
+	ExecutorStart_hook = guard_executor_start;
 }

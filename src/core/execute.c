@@ -5,9 +5,10 @@
  *
  * Each call runs in its own subtransaction (the PL/Python pattern): a
  * failed call leaves nothing behind and the caller's transaction stays
- * usable.  Inside it, a GUC nest level carries transaction_read_only and
- * lock_timeout for the call and is rolled back with AtEOXact_GUC(false),
- * so nothing a statement SETs (settings, even SET ROLE) outlives the call.
+ * usable.  Inside it, read-only mode and lock_timeout hold for the call
+ * (apply_call_settings()), and a GUC nest level rolled back with
+ * AtEOXact_GUC(false) makes sure nothing a statement SETs (settings, even
+ * SET ROLE) outlives the call.
  * The private timer (call_timer.c) bounds the call's time.
  *
  * While the call runs, call_guard.c vets every statement and function the
@@ -88,34 +89,55 @@ nat_effective_row_caps(ToolCall *call)
 	return caps;
 }
 
+/* lock_timeout as the caller had it, while a call lowers it */
+static int	caller_lock_timeout = -1;
+
 /*
- * Settings in force for the call only, at the GUC nest level "nest".
+ * Settings in force for the call only, without the GUC machinery: a
+ * set_config_option() would make the transaction's settings "dirty", and
+ * on 15 every AtEOXact_GUC() of a dirty transaction walks all ~350
+ * settings (twice a call: our nest level, then the subtransaction's).
  *
- * transaction_read_only is set with GUC_ACTION_LOCAL: from 17 on it is
- * GUC_NO_RESET, and set_config_option() refuses GUC_ACTION_SAVE (the
- * function-SET action) on it.  LOCAL is equally undone when the nest level
- * is popped with AtEOXact_GUC(false) or the subtransaction rolls back, on
- * every version.
+ * Read-only: XactReadOnly, the variable behind transaction_read_only, set
+ * inside the call's subtransaction.  Its commit and its abort both put
+ * back the caller's value (xact.c restores prevXactReadOnly on either),
+ * so no exit path can leave it set; while it is set, check_transaction_
+ * read_only() refuses SET transaction_read_only = off, SET TRANSACTION
+ * READ WRITE and RESET inside a subtransaction (25001), and SHOW reads
+ * the variable.  Verified on 15, 17 and 18 (pg-internals.md, Q4); from 17
+ * on, set_config_option() would refuse the function-SET action on it
+ * (GUC_NO_RESET), which a plain assignment does not meet.
+ *
+ * lock_timeout only tightens what the session already has: LockTimeout,
+ * read when a lock wait starts, lowered here and put back by
+ * restore_call_settings() on every exit, after the call's GUC nest level
+ * is popped (which puts back whatever a statement SET, this value being
+ * the one it found).
  */
 static void
 apply_call_settings(ToolCall *call)
 {
 	if (call->read_only)
-		(void) set_config_option("transaction_read_only", "on",
-								 PGC_USERSET, PGC_S_SESSION,
-								 GUC_ACTION_LOCAL, true, 0, false);
+		XactReadOnly = true;
 
-	/* lock_timeout only tightens what the session already has */
 	if (nat_lock_timeout_ms > 0 &&
 		(LockTimeout == 0 || LockTimeout > nat_lock_timeout_ms))
 	{
-		char		value[32];
-
-		snprintf(value, sizeof(value), "%d", nat_lock_timeout_ms);
-		(void) set_config_option("lock_timeout", value,
-								 PGC_USERSET, PGC_S_SESSION,
-								 GUC_ACTION_SAVE, true, 0, false);
+		caller_lock_timeout = LockTimeout;
+		LockTimeout = nat_lock_timeout_ms;
 	}
+}
+
+/*
+ * Put back the caller's lock_timeout; the subtransaction's end puts back
+ * XactReadOnly.
+ */
+static void
+restore_call_settings(void)
+{
+	if (caller_lock_timeout >= 0)
+		LockTimeout = caller_lock_timeout;
+	caller_lock_timeout = -1;
 }
 
 /*
@@ -294,6 +316,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		nat_guard_check_end();
 		nat_guard_end();
 		AtEOXact_GUC(false, nest);
+		restore_call_settings();
 
 		MemoryContextSwitchTo(callcxt);
 		answer = nat_response_finish(call);
@@ -321,6 +344,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 
 	ours = nat_timer_fired();
 	RollbackAndReleaseCurrentSubTransaction();
+	restore_call_settings();	/* after the rollback put back ours */
 	MemoryContextSwitchTo(callcxt);
 	CurrentResourceOwner = oldowner;
 	err = nat_take_pending_error();

@@ -65,6 +65,7 @@ for w in $WORKLOADS; do
     t=$(printf '%s\n' "${tool[@]}" | median)
     h=$(printf '%s\n' "${hand[@]}" | median)
     case $w in
+        call) label="fixed cost (one-row table)" ;;
         point) label="point select by key" ;;
         range) label="1000-row range select" ;;
         insert) label="100-row insert" ;;

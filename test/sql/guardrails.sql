@@ -81,6 +81,20 @@ FROM call('select_query', '{"table": "accounts", "timeout_ms": 20000}') a;
 SHOW lock_timeout;
 SELECT dblink_exec('gr_locker', 'ROLLBACK');
 SELECT dblink_disconnect('gr_locker');
+-- the call's statements see the call's lock_timeout; a session value below
+-- it is kept; what a statement sets does not outlive the call, on success
+-- or on error
+SELECT call('execute_sql', '{"sql": "SELECT current_setting(''lock_timeout'') AS t"}') #>> '{data,0,t}' AS in_call;
+SET lock_timeout = '50ms';
+SELECT call('execute_sql', '{"sql": "SELECT current_setting(''lock_timeout'') AS t"}') #>> '{data,0,t}' AS in_call_lower_session;
+RESET lock_timeout;
+BEGIN;
+SELECT call('execute_sql', '{"sql": "SELECT set_config(''lock_timeout'', ''1min'', true) AS t"}') #>> '{data,0,t}' AS set_in_call;
+SHOW lock_timeout;
+SELECT call('execute_sql', '{"mode": "multiple", "sql": "SELECT set_config(''lock_timeout'', ''2min'', true); SELECT 1/0"}') ->> 'errorType' AS error_type;
+SHOW lock_timeout;
+COMMIT;
+SHOW lock_timeout;
 
 -- privileges: a role without SELECT gets permission_denied
 CREATE ROLE regress_ai_alice;
