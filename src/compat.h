@@ -101,6 +101,17 @@ typedef struct NatJsonb
 #endif
 } NatJsonb;
 
+/* the innermost container still open (NULL when none is) */
+static inline JsonbValue *
+nat_jsonb_open_container(NatJsonb *b)
+{
+#if PG_VERSION_NUM >= 190000
+	return b->in.parseState ? &b->in.parseState->contVal : NULL;
+#else
+	return b->parse_state ? &b->parse_state->contVal : NULL;
+#endif
+}
+
 static inline JsonbValue *
 nat_jsonb_push_compat(NatJsonb *b, JsonbIteratorToken tok, JsonbValue *v)
 {
