@@ -569,6 +569,10 @@ pg_noreturn extern void nat_throw_no_privilege(Oid relid, const char *path) pg_a
 extern bool nat_hint_is_shareable(const char *hint, const char *sql);
 extern Oid	nat_resolve_call_table(struct ToolCall *call);
 
+/* ---- in sql/table_cache.c: the table names calls resolved ---- */
+extern Oid	nat_table_cache_lookup(const char *name, const char **display);
+extern void nat_table_cache_store(const char *name, Oid relid, const char *display);
+
 /* ---- in sql/deparse.c: SQL text generation (postgres_fdw style) ---- */
 
 extern void nat_deparse_column(StringInfo buf, Oid relid, AttrNumber attnum);

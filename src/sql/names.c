@@ -811,8 +811,25 @@ nat_resolve_column(Oid relid, const char *name, const char *path)
 Oid
 nat_resolve_call_table(ToolCall *call)
 {
-	Oid			relid = nat_resolve_table(NAT_COMMON(call)->table, "$.table");
+	const char *name = NAT_COMMON(call)->table;
+	const char *display;
+	Oid			relid = nat_table_cache_lookup(name, &display);
 
+	if (OidIsValid(relid))
+	{
+		uint64		inval_count = SharedInvalidMessageCounter;
+
+		LockRelationOid(relid, AccessShareLock);
+		/* no catalog change arrived while locking: the entry still holds */
+		if (SharedInvalidMessageCounter == inval_count)
+		{
+			call->table = pstrdup(display);
+			return relid;
+		}
+		UnlockRelationOid(relid, AccessShareLock);
+	}
+	relid = nat_resolve_table(name, "$.table");
 	call->table = nat_relation_display_name(relid);
+	nat_table_cache_store(name, relid, call->table);
 	return relid;
 }
