@@ -569,6 +569,10 @@ pg_noreturn extern void nat_throw_no_privilege(Oid relid, const char *path) pg_a
 extern bool nat_hint_is_shareable(const char *hint, const char *sql);
 extern Oid	nat_resolve_call_table(struct ToolCall *call);
 
+/* ---- in answer/type_names.c: column types as answers name them ---- */
+
+extern char *nat_type_name(Oid typid, int32 typmod, Oid *basetype);
+
 /* ---- in sql/table_cache.c: the table names calls resolved ---- */
 extern Oid	nat_table_cache_lookup(const char *name, const char **display);
 extern void nat_table_cache_store(const char *name, Oid relid, const char *display);

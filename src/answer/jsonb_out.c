@@ -452,6 +452,7 @@ nat_prepare_columns(TupleDesc tupdesc, MemoryContext cxt)
 	HTAB	   *keys = NULL;
 	MemoryContext scratch = NULL;
 	Oid			elemtype;
+	Oid			basetype;
 	int			i;
 
 	if (tupdesc->natts > KEY_HASH_THRESHOLD)
@@ -476,9 +477,9 @@ nat_prepare_columns(TupleDesc tupdesc, MemoryContext cxt)
 		col->name = pstrdup(NameStr(att->attname));
 		col->typid = att->atttypid;
 		col->typlen = att->attlen;
-		col->type_name = format_type_with_typemod(att->atttypid, att->atttypmod);
+		col->type_name = nat_type_name(att->atttypid, att->atttypmod, &basetype);
 
-		switch (getBaseType(att->atttypid))
+		switch (basetype)
 		{
 			case INT2OID:
 				col->category = OUT_INT2;
@@ -503,16 +504,16 @@ nat_prepare_columns(TupleDesc tupdesc, MemoryContext cxt)
 			case TIMESTAMPOID:
 			case TIMESTAMPTZOID:
 				col->category = OUT_DATETIME;
-				col->typid = getBaseType(att->atttypid);
+				col->typid = basetype;
 				break;
 			case JSONBOID:
 				col->category = OUT_JSONB;
 				break;
 			default:
 				col->category = OUT_OTHER;
-				elemtype = get_element_type(getBaseType(att->atttypid));
+				elemtype = get_element_type(basetype);
 				col->numeric_array = OidIsValid(elemtype) && getBaseType(elemtype) == NUMERICOID;
-				col->json = getBaseType(att->atttypid) == JSONOID;
+				col->json = basetype == JSONOID;
 				if (scratch == NULL)
 					scratch = AllocSetContextCreate(cxt, "neon_ai_tools conversion",
 													ALLOCSET_DEFAULT_SIZES);

@@ -134,19 +134,18 @@ type_schema_name(Oid typid)
 Oid
 nat_lookup_operator(const char *opname, Oid ltype, Oid rtype, const char *path)
 {
-	const char *schemas[2];
 	int			i;
 
-	schemas[0] = "pg_catalog";
-	schemas[1] = type_schema_name(ltype);
 	for (i = 0; i < 2; i++)
 	{
+		/* the type's schema is looked up only when pg_catalog has none */
+		char	   *schema = i == 0 ? "pg_catalog" : type_schema_name(ltype);
 		Operator	op;
 		Oid			result;
 
-		if (schemas[i] == NULL || (i == 1 && strcmp(schemas[1], "pg_catalog") == 0))
+		if (schema == NULL || (i == 1 && strcmp(schema, "pg_catalog") == 0))
 			continue;
-		op = oper(NULL, list_make2(makeString(pstrdup(schemas[i])), makeString(pstrdup(opname))),
+		op = oper(NULL, list_make2(makeString(pstrdup(schema)), makeString(pstrdup(opname))),
 				  ltype, rtype, true, -1);
 		if (op == NULL)
 			continue;

@@ -814,11 +814,10 @@ nat_resolve_call_table(ToolCall *call)
 	const char *name = NAT_COMMON(call)->table;
 	const char *display;
 	Oid			relid = nat_table_cache_lookup(name, &display);
+	uint64		inval_count = SharedInvalidMessageCounter;
 
 	if (OidIsValid(relid))
 	{
-		uint64		inval_count = SharedInvalidMessageCounter;
-
 		LockRelationOid(relid, AccessShareLock);
 		/* no catalog change arrived while locking: the entry still holds */
 		if (SharedInvalidMessageCounter == inval_count)
@@ -827,9 +826,12 @@ nat_resolve_call_table(ToolCall *call)
 			return relid;
 		}
 		UnlockRelationOid(relid, AccessShareLock);
+		inval_count = SharedInvalidMessageCounter;
 	}
 	relid = nat_resolve_table(name, "$.table");
 	call->table = nat_relation_display_name(relid);
-	nat_table_cache_store(name, relid, call->table);
+	/* kept only if no catalog change arrived while it was worked out */
+	if (SharedInvalidMessageCounter == inval_count)
+		nat_table_cache_store(name, relid, call->table);
 	return relid;
 }

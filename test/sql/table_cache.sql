@@ -25,6 +25,15 @@ SELECT tc_call('t');
 ALTER TABLE tc_b.t_moved RENAME TO t;
 SELECT tc_call('t');
 ROLLBACK;
+-- made in a transaction that is rolled back
+BEGIN;
+CREATE TABLE tc_b.t2 (v text);
+ALTER TABLE tc_b.t RENAME TO t_gone;
+ALTER TABLE tc_b.t2 RENAME TO t;
+INSERT INTO tc_b.t VALUES ('b2');
+SELECT tc_call('t');
+ROLLBACK;
+SELECT tc_call('t');
 -- dropped, and made again under the same name
 DROP TABLE tc_b.t;
 SELECT tc_call('t');
@@ -87,6 +96,23 @@ SELECT tc_call('t');
 -- names that do not resolve are not kept
 SELECT count(*) FILTER (WHERE tc_call('tc_a.nosuch') LIKE 'invalid_table%') AS unknown_names
 FROM generate_series(1, 3);
+-- the columns' type names (type_names.c) follow the catalog too
+CREATE DOMAIN tc_b.amount AS numeric(8,2);
+CREATE TABLE tc_b.typed (a tc_b.amount, v varchar(7));
+INSERT INTO tc_b.typed VALUES (1.5, 'x');
+SELECT ai_tool_call('select_query', '{"table": "tc_b.typed"}') -> 'columns' AS columns;
+ALTER DOMAIN tc_b.amount RENAME TO price;
+SELECT ai_tool_call('select_query', '{"table": "tc_b.typed"}') -> 'columns' AS columns;
+BEGIN;
+ALTER DOMAIN tc_b.price RENAME TO cost;
+SELECT ai_tool_call('select_query', '{"table": "tc_b.typed"}') -> 'columns' AS columns;
+ROLLBACK;
+SELECT ai_tool_call('select_query', '{"table": "tc_b.typed"}') #> '{columns,0}' AS first_column;
+-- qualified when the search_path does not show it
+SET search_path = public;
+SELECT ai_tool_call('select_query', '{"table": "tc_b.typed"}') #> '{columns,0}' AS first_column;
+SET search_path = tc_b, tc_a, public;
+SELECT ai_tool_call('select_query', '{"table": "tc_b.typed"}') #> '{columns,0}' AS first_column;
 DROP SCHEMA tc_a, tc_b CASCADE;
 DROP OWNED BY regress_tc_agent, regress_tc_owner;
 DROP ROLE regress_tc_agent, regress_tc_owner;
