@@ -9,7 +9,13 @@
  *	   [ON CONFLICT [(cols)] DO NOTHING | DO UPDATE SET "b" = EXCLUDED."b"]
  *	   RETURNING <columns>
  * The column list is the union of the rows' keys; a key missing from a row
- * takes the column's default.  Every value is a bound parameter converted
+ * takes the column's default.  When every row has every key, several rows
+ * go as one array per column instead:
+ *	 INSERT INTO "schema"."table" ("a", "b")
+ *	   SELECT * FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) ...
+ * so the statement is the same for any number of rows (one prepared plan
+ * per table and columns, not one per row count), and the executor
+ * initialises three parameters, not one expression per value.  Every value is a bound parameter converted
  * by the column type's input function, so "5" lands as integer 5 and
  * ["x", "y"] as {x,y}; a value that cannot be converted is an invalid_input
  * answer naming the row, the column and the type, and nothing is inserted.
@@ -30,6 +36,7 @@
 #include "neon_ai_tools.h"
 #include "params.h"
 #include "plan.h"
+#include "utils/array.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/relcache.h"
@@ -296,6 +303,106 @@ deparse_values(StringInfo buf, Oid relid, JsonbValue *rows, List *containers,
 }
 
 /*
+ * May the rows go as one array per column (see the file comment)?  Every
+ * row must have every column, and each column's type must make a plain
+ * one-dimensional array that unnest() gives back as one column: not an
+ * array itself (unnest flattens every dimension) and not a composite (a
+ * function in FROM returning one is expanded into its fields).
+ */
+static bool
+rows_as_arrays(List *containers, List *columns)
+{
+	ListCell   *lc;
+
+	if (list_length(containers) < 2 || columns == NIL)
+		return false;
+	foreach(lc, containers)
+	{
+		/* keys are unique in jsonb: as many as the union means all of them */
+		if (JsonContainerSize((JsonbContainer *) lfirst(lc)) != list_length(columns))
+			return false;
+	}
+	foreach(lc, columns)
+	{
+		InsertColumn *col = lfirst(lc);
+		Oid			base = getBaseType(col->typid);
+
+		if (type_is_array(base) || get_typtype(base) == TYPTYPE_COMPOSITE ||
+			base == RECORDOID || !OidIsValid(get_array_type(col->typid)))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * SELECT * FROM ROWS FROM (pg_catalog.unnest($1), ...): each parameter an
+ * array of one column's values, converted row by row (so the first bad
+ * value reported is the same as with VALUES).  ROWS FROM is what core makes
+ * of a bare unnest($1, $2), which it recognises only unqualified.
+ */
+static void
+deparse_unnest(StringInfo buf, JsonbValue *rows, List *containers,
+			   List *columns, QueryParams *params)
+{
+	int			nrows = list_length(containers);
+	int			ncols = list_length(columns);
+	Datum	  **values = palloc(ncols * sizeof(Datum *));
+	bool	  **nulls = palloc(ncols * sizeof(bool *));
+	ListCell   *lc;
+	int			c;
+
+	for (c = 0; c < ncols; c++)
+	{
+		values[c] = palloc(nrows * sizeof(Datum));
+		nulls[c] = palloc(nrows * sizeof(bool));
+	}
+	foreach(lc, containers)
+	{
+		JsonbContainer *row = lfirst(lc);
+		int			r = foreach_current_index(lc);
+		char	   *path = row_path(rows, r);
+		ListCell   *lc2;
+
+		CHECK_FOR_INTERRUPTS();
+		foreach(lc2, columns)
+		{
+			InsertColumn *col = lfirst(lc2);
+			JsonbValue *value = getKeyJsonValueFromContainer(row, col->key,
+															 strlen(col->key), NULL);
+
+			c = foreach_current_index(lc2);
+			values[c][r] = nat_convert_member(value, col->typid, col->typmod,
+											  path, col->key, col->name,
+											  &nulls[c][r]);
+		}
+	}
+
+	appendStringInfoString(buf, " SELECT * FROM ROWS FROM (");
+	foreach(lc, columns)
+	{
+		InsertColumn *col = lfirst(lc);
+		int			dims[1] = {nrows};
+		int			lbs[1] = {1};
+		int16		typlen;
+		bool		typbyval;
+		char		typalign;
+		ArrayType  *array;
+
+		c = foreach_current_index(lc);
+		get_typlenbyvalalign(col->typid, &typlen, &typbyval, &typalign);
+		array = construct_md_array(values[c], nulls[c], 1, dims, lbs,
+								   col->typid, typlen, typbyval, typalign);
+		if (c > 0)
+			appendStringInfoString(buf, ", ");
+		appendStringInfoString(buf, "pg_catalog.unnest(");
+		nat_deparse_param(buf, nat_params_add(params, get_array_type(col->typid),
+											  PointerGetDatum(array), false));
+		appendStringInfoChar(buf, ')');
+	}
+	appendStringInfoChar(buf, ')');
+}
+
+/*
  * The primary key columns of relid, for a conflict target.
  */
 static List *
@@ -528,7 +635,10 @@ insert_data(ToolCall *call, const void *targs, ToolPlan *plan)
 												((InsertColumn *) lfirst(lc))->attnum);
 		}
 		appendStringInfoChar(&sql, ')');
-		deparse_values(&sql, relid, rows, containers, columns, params);
+		if (rows_as_arrays(containers, columns))
+			deparse_unnest(&sql, rows, containers, columns, params);
+		else
+			deparse_values(&sql, relid, rows, containers, columns, params);
 	}
 	deparse_on_conflict(&sql, call, args, relid, columns);
 	nat_deparse_returning(&sql, call, plan, relid);
