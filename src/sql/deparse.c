@@ -19,6 +19,7 @@
 #include "access/htup_details.h"
 #include "access/relation.h"
 #include "catalog/pg_collation.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
 #include "neon_ai_tools.h"
@@ -63,7 +64,9 @@ nat_deparse_operator_name(StringInfo buf, Oid opno)
 	if (!HeapTupleIsValid(tuple))
 		elog(ERROR, "cache lookup failed for operator %u", opno);
 	form = (Form_pg_operator) GETSTRUCT(tuple);
+	/* most are pg_catalog's: no lookup of the schema's name for those */
 	appendStringInfo(buf, "OPERATOR(%s.%s)",
+					 form->oprnamespace == PG_CATALOG_NAMESPACE ? "pg_catalog" :
 					 quote_identifier(get_namespace_name(form->oprnamespace)),
 					 NameStr(form->oprname));
 	ReleaseSysCache(tuple);
