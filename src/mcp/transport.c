@@ -58,7 +58,8 @@ mcp_read_message(McpReader *reader)
 	reader->len = 0;
 	for (;;)
 	{
-		c = getc(reader->in);
+		/* one thread reads the stream (stdio.c's reader): no lock per byte */
+		c = getc_unlocked(reader->in);
 		if (c == EOF)
 		{
 			if (ferror(reader->in))
