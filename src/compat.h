@@ -23,6 +23,7 @@
 #include "parser/analyze.h"
 #include "parser/parser.h"
 #include "utils/acl.h"
+#include "utils/inval.h"
 #include "utils/jsonb.h"
 #include "utils/rel.h"
 #include "utils/relcache.h"
@@ -82,6 +83,17 @@
 #define nat_primary_key_index(rel) RelationGetPrimaryKeyIndex((rel), false)
 #else
 #define nat_primary_key_index(rel) RelationGetPrimaryKeyIndex(rel)
+#endif
+
+/*
+ * A syscache invalidation callback's cache id: an int up to 18, the enum
+ * SysCacheIdentifier from 19 (a callback declared with int would be an
+ * incompatible function pointer there).
+ */
+#if PG_VERSION_NUM >= 190000
+typedef SysCacheIdentifier NatSysCacheId;
+#else
+typedef int NatSysCacheId;
 #endif
 
 /*

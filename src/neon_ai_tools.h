@@ -697,6 +697,7 @@ extern Jsonb *nat_run_tool_call(const char *name, Jsonb *args,
 extern DestReceiver *nat_row_sink_create(ToolCall *call, RowCaps caps,
 										 RowResult *result);
 extern void nat_row_sink_close(DestReceiver *sink);
+extern void nat_call_settings_for_workers(void);
 extern int	nat_effective_timeout(ToolCall *call);
 extern RowCaps nat_effective_row_caps(ToolCall *call);
 

@@ -10,9 +10,10 @@
  * the same types at every call, so they are kept here per (type, typmod).
  *
  * A name is written schema-qualified when the type is not visible in the
- * search path, so the names kept are those of one search_path and role
- * ("$user"): when either differs from the last call's, the cache starts
- * again.  pg_type changes (a type or domain created, altered, renamed or
+ * search path, which depends on the role too ("$user", and only schemas it
+ * has USAGE on count), so names are kept per role, and those of one
+ * search_path and one setting of quote_all_identifiers: when either
+ * differs from the last call's, the cache starts again.  pg_type changes (a type or domain created, altered, renamed or
  * dropped, and its OID reused) empty it through a syscache invalidation
  * callback, and so do pg_namespace changes.
  * It holds at most TYPE_CACHE_MAX entries (typmods are many: varchar(1)
@@ -43,6 +44,7 @@ typedef struct TypeKey
 {
 	Oid			typid;
 	int32		typmod;
+	Oid			userid;			/* the search path shows what the role may use */
 } TypeKey;
 
 typedef struct TypeEntry
@@ -56,20 +58,19 @@ static MemoryContext type_cache_cxt = NULL;
 static HTAB *type_cache = NULL;
 static int	type_cache_entries = 0;
 
-/* the search_path and role the names were written for */
+/* the search_path and quoting the names were written for */
 static char *type_cache_path = NULL;
-static Oid	type_cache_user = InvalidOid;
+static bool type_cache_quote_all = false;
 
 /* an invalidation callback: it may run at any time, so it only drops memory */
 static void
-type_cache_reset(Datum arg, int cacheid, uint32 hashvalue)
+type_cache_reset(Datum arg, NatSysCacheId cacheid, uint32 hashvalue)
 {
 	if (type_cache_cxt != NULL)
 		MemoryContextReset(type_cache_cxt);
 	type_cache = NULL;
 	type_cache_entries = 0;
 	type_cache_path = NULL;
-	type_cache_user = InvalidOid;
 }
 
 static const char *
@@ -97,7 +98,7 @@ type_cache_init(void)
 	type_cache = hash_create("neon_ai_tools type names", 64, &ctl,
 							 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 	type_cache_path = MemoryContextStrdup(type_cache_cxt, current_search_path());
-	type_cache_user = GetUserId();
+	type_cache_quote_all = quote_all_identifiers;
 }
 
 /*
@@ -116,10 +117,11 @@ nat_type_name(Oid typid, int32 typmod, Oid *basetype)
 	memset(&key, 0, sizeof(key));
 	key.typid = typid;
 	key.typmod = typmod;
+	key.userid = GetUserId();
 	if (type_cache != NULL &&
-		(type_cache_user != GetUserId() ||
+		(type_cache_quote_all != quote_all_identifiers ||
 		 strcmp(type_cache_path, current_search_path()) != 0))
-		type_cache_reset((Datum) 0, 0, 0);
+		type_cache_reset((Datum) 0, (NatSysCacheId) 0, 0);
 	if (type_cache != NULL)
 	{
 		entry = hash_search(type_cache, &key, HASH_FIND, NULL);
@@ -142,7 +144,7 @@ nat_type_name(Oid typid, int32 typmod, Oid *basetype)
 
 	if (type_cache == NULL || type_cache_entries >= TYPE_CACHE_MAX)
 	{
-		type_cache_reset((Datum) 0, 0, 0);
+		type_cache_reset((Datum) 0, (NatSysCacheId) 0, 0);
 		type_cache_init();
 	}
 	{

@@ -764,6 +764,8 @@ publish_call_state(void)
 		(void) set_config_option(CALL_STATE_SETTING, published_state,
 								 PGC_SUSET, PGC_S_SESSION,
 								 GUC_ACTION_LOCAL, true, 0, false);
+		/* the call's lock_timeout, at the same level */
+		nat_call_settings_for_workers();
 	}
 	PG_FINALLY();
 	{

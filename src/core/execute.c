@@ -129,6 +129,28 @@ apply_call_settings(ToolCall *call)
 }
 
 /*
+ * Before parallel workers may start (call_guard.c's publish_call_state()):
+ * a worker takes the leader's settings whose source is not the built-in
+ * default, so a lock_timeout lowered by assignment alone would not reach
+ * it.  Set once more through the GUC machinery, with its current value and
+ * SET LOCAL semantics at the current level (rolled back with it, and at the
+ * latest with the call's nest level).  Transaction_read_only needs nothing:
+ * workers always get it.
+ */
+void
+nat_call_settings_for_workers(void)
+{
+	char		value[32];
+
+	if (caller_lock_timeout < 0)
+		return;
+	snprintf(value, sizeof(value), "%d", LockTimeout);
+	(void) set_config_option("lock_timeout", value,
+							 PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_LOCAL, true, 0, false);
+}
+
+/*
  * Put back the caller's lock_timeout; the subtransaction's end puts back
  * XactReadOnly.
  */

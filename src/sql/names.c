@@ -816,7 +816,8 @@ nat_resolve_call_table(ToolCall *call)
 	Oid			relid = nat_table_cache_lookup(name, &display);
 	uint64		inval_count = SharedInvalidMessageCounter;
 
-	if (OidIsValid(relid))
+	/* the rights are checked again: the lock must not be waited for without */
+	if (OidIsValid(relid) && caller_has_any_right(relid))
 	{
 		LockRelationOid(relid, AccessShareLock);
 		/* no catalog change arrived while locking: the entry still holds */

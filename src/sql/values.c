@@ -199,6 +199,13 @@ nat_json_to_datum(JsonbValue *value, Oid typid, int32 typmod, bool *isnull)
 	*isnull = false;
 	if (value->type == jbvNull)
 	{
+		/*
+		 * A parameter typed as a domain is taken as already checked: a NULL
+		 * must meet the domain's NOT NULL (and CHECK) constraints here, as
+		 * its input function makes every other value meet them.
+		 */
+		if (get_typtype(typid) == TYPTYPE_DOMAIN)
+			domain_check((Datum) 0, true, typid, NULL, NULL);
 		*isnull = true;
 		return (Datum) 0;
 	}

@@ -55,6 +55,19 @@ SELECT a ->> 'errorType' AS error_type, a ->> 'error' AS error
 FROM ins('{"table": "t", "rows": [{"name": "ok", "qty": 1}, {"name": "neg", "qty": -1}]}') a;
 SELECT count(*) - :before AS inserted FROM t;
 
+-- a null meets the domain's constraints too (NOT NULL), in both forms and
+-- in update_data
+CREATE DOMAIN must AS int NOT NULL;
+CREATE TABLE nn (id int PRIMARY KEY, m must);
+SELECT a ->> 'errorType' AS error_type, a ->> 'error' AS error
+FROM ins('{"table": "nn", "rows": [{"id": 1, "m": null}]}') a;
+SELECT a ->> 'errorType' AS error_type, a ->> 'error' AS error
+FROM ins('{"table": "nn", "rows": [{"id": 1, "m": 1}, {"id": 2, "m": null}]}') a;
+SELECT ins('{"table": "nn", "rows": [{"id": 1, "m": 1}, {"id": 2, "m": 2}], "returning": []}') ->> 'affectedRows' AS inserted;
+SELECT a ->> 'errorType' AS error_type, a ->> 'error' AS error
+FROM ai_tool_call('update_data', '{"table": "nn", "set": {"m": null}, "where": {"id": 1}}') a;
+SELECT * FROM nn ORDER BY id;
+
 -- conflicts: skip and update with complete rows
 CREATE TABLE u (name text PRIMARY KEY, qty int);
 INSERT INTO u VALUES ('a', 1);

@@ -74,6 +74,20 @@ REVOKE regress_tc_owner FROM regress_tc_agent;
 SET ROLE regress_tc_agent;
 SELECT tc_call('tc_a.t');
 RESET ROLE;
+-- rights through pg_database_owner, which follows the database's owner
+CREATE TABLE tc_a.owned (v text);
+INSERT INTO tc_a.owned VALUES ('o');
+GRANT SELECT ON tc_a.owned TO pg_database_owner;
+SELECT current_database() AS db \gset
+SELECT datdba::regrole AS db_owner FROM pg_database WHERE datname = current_database() \gset
+ALTER DATABASE :"db" OWNER TO regress_tc_agent;
+SET ROLE regress_tc_agent;
+SELECT tc_call('tc_a.owned');
+RESET ROLE;
+ALTER DATABASE :"db" OWNER TO :"db_owner";
+SET ROLE regress_tc_agent;
+SELECT tc_call('tc_a.owned');
+RESET ROLE;
 -- a schema's USAGE revoked
 GRANT SELECT ON tc_b.t TO regress_tc_agent;
 SET ROLE regress_tc_agent;
@@ -112,6 +126,13 @@ SELECT ai_tool_call('select_query', '{"table": "tc_b.typed"}') #> '{columns,0}' 
 SET search_path = public;
 SELECT ai_tool_call('select_query', '{"table": "tc_b.typed"}') #> '{columns,0}' AS first_column;
 SET search_path = tc_b, tc_a, public;
+SELECT ai_tool_call('select_query', '{"table": "tc_b.typed"}') #> '{columns,0}' AS first_column;
+-- quote_all_identifiers: display names and type names follow it
+SET quote_all_identifiers = on;
+SELECT tc_call('t');
+SELECT ai_tool_call('select_query', '{"table": "tc_b.typed"}') #> '{columns,0}' AS first_column;
+RESET quote_all_identifiers;
+SELECT tc_call('t');
 SELECT ai_tool_call('select_query', '{"table": "tc_b.typed"}') #> '{columns,0}' AS first_column;
 DROP SCHEMA tc_a, tc_b CASCADE;
 DROP OWNED BY regress_tc_agent, regress_tc_owner;

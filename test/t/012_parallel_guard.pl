@@ -148,6 +148,17 @@ like(
 	qr/^function pg_cancel_backend\(integer\) is not allowed in a tool call$/,
 	'... and a worker of such a query refuses pg_cancel_backend');
 
+# the call's lock_timeout (neon_ai_tools.lock_timeout, 5 s by default,
+# lowered by assignment in the leader) reaches its workers too
+is( agent_session(q{SELECT ai_tool_call('execute_sql', jsonb_build_object(
+		'sql', 'SELECT current_setting(''lock_timeout'') AS t FROM big WHERE in_worker($1) LIMIT 1',
+		'params', jsonb_build_array(pg_backend_pid()))) #>> '{data,0,t}'}),
+	'5s', "a worker has the call's lock_timeout");
+is( agent_session(q{SELECT ai_tool_call('execute_sql', jsonb_build_object(
+		'sql', 'SELECT current_setting(''lock_timeout'') AS t FROM big WHERE in_worker($1) LIMIT 1',
+		'params', jsonb_build_array(pg_backend_pid()), 'read_only', true)) #>> '{data,0,t}'}),
+	'5s', '... in a read-only call too');
+
 # 2. a function that leaves session state behind, called in a worker
 like(
 	agent_session(
