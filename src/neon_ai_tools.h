@@ -45,6 +45,7 @@
 #include "nodes/pg_list.h"
 #include "portability/instr_time.h"
 #include "utils/guc.h"
+#include "utils/hsearch.h"
 #include "utils/jsonb.h"
 #include "utils/relcache.h"
 #include "utils/snapshot.h"
@@ -568,6 +569,29 @@ extern char *nat_did_you_mean(List *names);
 pg_noreturn extern void nat_throw_no_privilege(Oid relid, const char *path) pg_attribute_noreturn();
 extern bool nat_hint_is_shareable(const char *hint, const char *sql);
 extern Oid	nat_resolve_call_table(struct ToolCall *call);
+
+/* ---- in core/local_cache.c: per-backend caches of catalog answers ---- */
+
+typedef struct NatLocalCache
+{
+	/* set by the cache's owner */
+	const char *name;			/* a constant: names its memory and hash table */
+	Size		keysize;
+	Size		entrysize;
+	int			max_entries;
+	const NatSysCacheId *syscaches; /* whose invalidations empty it */
+	int			nsyscaches;
+	/* kept by local_cache.c */
+	MemoryContext cxt;			/* the entries' strings go here too */
+	HTAB	   *hash;
+	int			entries;		/* the owner counts what it adds */
+	char	   *search_path;	/* what the answers were worked out under */
+	bool		quote_all;
+} NatLocalCache;
+
+extern void nat_local_cache_reset(NatLocalCache *cache);
+extern HTAB *nat_local_cache_find(NatLocalCache *cache);
+extern HTAB *nat_local_cache_for_insert(NatLocalCache *cache);
 
 /* ---- in answer/type_names.c: column types as answers name them ---- */
 

@@ -27,13 +27,11 @@
  */
 #include "postgres.h"
 
-#include "catalog/namespace.h"
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "storage/sinval.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
-#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/syscache.h"
@@ -54,52 +52,16 @@ typedef struct TypeEntry
 	Oid			basetype;		/* getBaseType() */
 } TypeEntry;
 
-static MemoryContext type_cache_cxt = NULL;
-static HTAB *type_cache = NULL;
-static int	type_cache_entries = 0;
+static const NatSysCacheId type_cache_syscaches[] = {TYPEOID, NAMESPACEOID};
 
-/* the search_path and quoting the names were written for */
-static char *type_cache_path = NULL;
-static bool type_cache_quote_all = false;
-
-/* an invalidation callback: it may run at any time, so it only drops memory */
-static void
-type_cache_reset(Datum arg, NatSysCacheId cacheid, uint32 hashvalue)
-{
-	if (type_cache_cxt != NULL)
-		MemoryContextReset(type_cache_cxt);
-	type_cache = NULL;
-	type_cache_entries = 0;
-	type_cache_path = NULL;
-}
-
-static const char *
-current_search_path(void)
-{
-	return namespace_search_path ? namespace_search_path : "";
-}
-
-static void
-type_cache_init(void)
-{
-	HASHCTL		ctl;
-
-	if (type_cache_cxt == NULL)
-	{
-		type_cache_cxt = AllocSetContextCreate(TopMemoryContext,
-											   "neon_ai_tools type names",
-											   ALLOCSET_SMALL_SIZES);
-		CacheRegisterSyscacheCallback(TYPEOID, type_cache_reset, (Datum) 0);
-		CacheRegisterSyscacheCallback(NAMESPACEOID, type_cache_reset, (Datum) 0);
-	}
-	ctl.keysize = sizeof(TypeKey);
-	ctl.entrysize = sizeof(TypeEntry);
-	ctl.hcxt = type_cache_cxt;
-	type_cache = hash_create("neon_ai_tools type names", 64, &ctl,
-							 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-	type_cache_path = MemoryContextStrdup(type_cache_cxt, current_search_path());
-	type_cache_quote_all = quote_all_identifiers;
-}
+static NatLocalCache type_cache = {
+	.name = "neon_ai_tools type names",
+	.keysize = sizeof(TypeKey),
+	.entrysize = sizeof(TypeEntry),
+	.max_entries = TYPE_CACHE_MAX,
+	.syscaches = type_cache_syscaches,
+	.nsyscaches = lengthof(type_cache_syscaches),
+};
 
 /*
  * The name of the type with its modifier, allocated in the current memory
@@ -108,9 +70,11 @@ type_cache_init(void)
 char *
 nat_type_name(Oid typid, int32 typmod, Oid *basetype)
 {
+	HTAB	   *hash = nat_local_cache_find(&type_cache);
 	TypeKey		key;
 	TypeEntry  *entry;
 	char	   *name;
+	char	   *copy;
 	uint64		inval_count;
 	bool		found;
 
@@ -118,13 +82,9 @@ nat_type_name(Oid typid, int32 typmod, Oid *basetype)
 	key.typid = typid;
 	key.typmod = typmod;
 	key.userid = GetUserId();
-	if (type_cache != NULL &&
-		(type_cache_quote_all != quote_all_identifiers ||
-		 strcmp(type_cache_path, current_search_path()) != 0))
-		type_cache_reset((Datum) 0, (NatSysCacheId) 0, 0);
-	if (type_cache != NULL)
+	if (hash != NULL)
 	{
-		entry = hash_search(type_cache, &key, HASH_FIND, NULL);
+		entry = hash_search(hash, &key, HASH_FIND, NULL);
 		if (entry != NULL)
 		{
 			*basetype = entry->basetype;
@@ -142,19 +102,12 @@ nat_type_name(Oid typid, int32 typmod, Oid *basetype)
 	if (SharedInvalidMessageCounter != inval_count)
 		return name;
 
-	if (type_cache == NULL || type_cache_entries >= TYPE_CACHE_MAX)
-	{
-		type_cache_reset((Datum) 0, (NatSysCacheId) 0, 0);
-		type_cache_init();
-	}
-	{
-		char	   *copy = MemoryContextStrdup(type_cache_cxt, name);
-
-		entry = hash_search(type_cache, &key, HASH_ENTER, &found);
-		entry->name = copy;
-		entry->basetype = *basetype;
-		if (!found)
-			type_cache_entries++;
-	}
+	hash = nat_local_cache_for_insert(&type_cache);
+	copy = MemoryContextStrdup(type_cache.cxt, name);
+	entry = hash_search(hash, &key, HASH_ENTER, &found);
+	entry->name = copy;
+	entry->basetype = *basetype;
+	if (!found)
+		type_cache.entries++;
 	return name;
 }

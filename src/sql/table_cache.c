@@ -26,6 +26,7 @@
  * The cache holds at most TABLE_CACHE_MAX entries, each bounded by the
  * name's length (identifiers are limited before lookup), and one copy of
  * the search_path: a full cache is emptied before a new entry goes in.
+ * The frame (memory, callbacks, bound, search_path) is local_cache.c's.
  *
  * IDENTIFICATION
  *		  src/sql/table_cache.c
@@ -34,14 +35,9 @@
  */
 #include "postgres.h"
 
-#include "catalog/namespace.h"
 #include "common/hashfn.h"
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
-#include "utils/builtins.h"
-#include "utils/hsearch.h"
-#include "utils/inval.h"
-#include "utils/memutils.h"
 #include "utils/syscache.h"
 
 #define TABLE_CACHE_MAX 256
@@ -60,60 +56,18 @@ typedef struct TableCacheEntry
 	char	   *display;		/* schema-qualified, quoted */
 } TableCacheEntry;
 
-static MemoryContext table_cache_cxt = NULL;
-static HTAB *table_cache = NULL;
-static int	table_cache_entries = 0;
+static const NatSysCacheId table_cache_syscaches[] = {
+	RELOID, RELNAMENSP, NAMESPACEOID, ATTNUM, AUTHMEMROLEMEM, AUTHOID, DATABASEOID
+};
 
-/* what every entry was resolved under */
-static char *table_cache_path = NULL;
-static bool table_cache_quote_all = false;
-
-static const char *
-current_search_path(void)
-{
-	return namespace_search_path ? namespace_search_path : "";
-}
-
-/*
- * Empty the cache (an invalidation callback: it may run at any time, so it
- * only drops the memory, which nothing outside this file points into).
- */
-static void
-table_cache_reset(Datum arg, NatSysCacheId cacheid, uint32 hashvalue)
-{
-	if (table_cache_cxt != NULL)
-		MemoryContextReset(table_cache_cxt);
-	table_cache = NULL;
-	table_cache_entries = 0;
-	table_cache_path = NULL;
-}
-
-static void
-table_cache_init(void)
-{
-	HASHCTL		ctl;
-
-	if (table_cache_cxt == NULL)
-	{
-		table_cache_cxt = AllocSetContextCreate(TopMemoryContext,
-												"neon_ai_tools table cache",
-												ALLOCSET_SMALL_SIZES);
-		CacheRegisterSyscacheCallback(RELOID, table_cache_reset, (Datum) 0);
-		CacheRegisterSyscacheCallback(RELNAMENSP, table_cache_reset, (Datum) 0);
-		CacheRegisterSyscacheCallback(NAMESPACEOID, table_cache_reset, (Datum) 0);
-		CacheRegisterSyscacheCallback(ATTNUM, table_cache_reset, (Datum) 0);
-		CacheRegisterSyscacheCallback(AUTHMEMROLEMEM, table_cache_reset, (Datum) 0);
-		CacheRegisterSyscacheCallback(AUTHOID, table_cache_reset, (Datum) 0);
-		CacheRegisterSyscacheCallback(DATABASEOID, table_cache_reset, (Datum) 0);
-	}
-	ctl.keysize = sizeof(TableCacheKey);
-	ctl.entrysize = sizeof(TableCacheEntry);
-	ctl.hcxt = table_cache_cxt;
-	table_cache = hash_create("neon_ai_tools table cache", 64, &ctl,
-							  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-	table_cache_path = MemoryContextStrdup(table_cache_cxt, current_search_path());
-	table_cache_quote_all = quote_all_identifiers;
-}
+static NatLocalCache table_cache = {
+	.name = "neon_ai_tools table cache",
+	.keysize = sizeof(TableCacheKey),
+	.entrysize = sizeof(TableCacheEntry),
+	.max_entries = TABLE_CACHE_MAX,
+	.syscaches = table_cache_syscaches,
+	.nsyscaches = lengthof(table_cache_syscaches),
+};
 
 static uint64
 table_key_hash(const char *name, Oid userid)
@@ -124,36 +78,21 @@ table_key_hash(const char *name, Oid userid)
 }
 
 /*
- * Is the cache filled under the search_path and quoting in force?  If not,
- * empty it.
- */
-static bool
-table_cache_current(void)
-{
-	if (table_cache == NULL)
-		return false;
-	if (table_cache_quote_all == quote_all_identifiers &&
-		strcmp(table_cache_path, current_search_path()) == 0)
-		return true;
-	table_cache_reset((Datum) 0, (NatSysCacheId) 0, 0);
-	return false;
-}
-
-/*
  * The relation name resolved to for the current role and search_path, and
  * its display name; InvalidOid when the cache does not know.
  */
 Oid
 nat_table_cache_lookup(const char *name, const char **display)
 {
+	HTAB	   *hash = nat_local_cache_find(&table_cache);
 	Oid			userid = GetUserId();
 	TableCacheKey key;
 	TableCacheEntry *entry;
 
-	if (!table_cache_current())
+	if (hash == NULL)
 		return InvalidOid;
 	key.hash = table_key_hash(name, userid);
-	entry = hash_search(table_cache, &key, HASH_FIND, NULL);
+	entry = hash_search(hash, &key, HASH_FIND, NULL);
 	if (entry == NULL || entry->userid != userid || strcmp(entry->name, name) != 0)
 		return InvalidOid;
 	*display = entry->display;
@@ -167,6 +106,7 @@ nat_table_cache_lookup(const char *name, const char **display)
 void
 nat_table_cache_store(const char *name, Oid relid, const char *display)
 {
+	HTAB	   *hash = nat_local_cache_for_insert(&table_cache);
 	Oid			userid = GetUserId();
 	TableCacheKey key;
 	TableCacheEntry *entry;
@@ -174,21 +114,16 @@ nat_table_cache_store(const char *name, Oid relid, const char *display)
 	char	   *display_copy;
 	bool		found;
 
-	if (!table_cache_current() || table_cache_entries >= TABLE_CACHE_MAX)
-	{
-		table_cache_reset((Datum) 0, (NatSysCacheId) 0, 0);
-		table_cache_init();
-	}
 	/* allocate first: an entry is never left half made */
-	name_copy = MemoryContextStrdup(table_cache_cxt, name);
-	display_copy = MemoryContextStrdup(table_cache_cxt, display);
+	name_copy = MemoryContextStrdup(table_cache.cxt, name);
+	display_copy = MemoryContextStrdup(table_cache.cxt, display);
 	key.hash = table_key_hash(name, userid);
-	entry = hash_search(table_cache, &key, HASH_ENTER, &found);
+	entry = hash_search(hash, &key, HASH_ENTER, &found);
 	if (found)
 		return;					/* the same, or a collision: keep the first */
 	entry->name = name_copy;
 	entry->userid = userid;
 	entry->relid = relid;
 	entry->display = display_copy;
-	table_cache_entries++;
+	table_cache.entries++;
 }
