@@ -41,7 +41,6 @@ char *
 nat_format_elapsed(instr_time start)
 {
 	instr_time	now;
-
 	int64		tenths;
 
 	INSTR_TIME_SET_CURRENT(now);

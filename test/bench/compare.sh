@@ -31,7 +31,6 @@ PGBENCH=("$NAT_PG_BIN/pgbench" -n -M prepared -c 1 -j 1)
 "${PSQL[@]}" -c "ALTER DATABASE $PGDATABASE SET neon_ai_tools.audit = off" >/dev/null
 
 # a new file, not the old one rewritten: a backend may still map it
-use() { nat_as_root cp --remove-destination "$WORK/$1.so" "$INSTALLED"; }
 # as in run.sh: the scan workload runs a fixed number of transactions
 tps() {
     local length=()
@@ -50,7 +49,7 @@ for w in $WORKLOADS; do
     for ((r = 1; r <= ROUNDS; r++)); do
         if ((r % 2)); then order="before after"; else order="after before"; fi
         for v in $order; do
-            use "$v"
+            bench_use "$v"
             t=$(tps "${w}_tool.sql")
             h=$(tps "${w}_sql.sql")
             ratios[$v]+="$(awk -v t="$t" -v h="$h" 'BEGIN { print t / h }') "

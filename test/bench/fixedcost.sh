@@ -29,13 +29,12 @@ COUNT=${FIXEDCOST_CALLS:-20000}
 # shellcheck source=scripts/cluster.sh
 source "$HERE/../../scripts/cluster.sh"
 BUILDS=(after)
+# shellcheck source=test/bench/libraries.sh
+source "$HERE/libraries.sh"
 if [ -n "$REF" ]; then
-    # shellcheck source=test/bench/libraries.sh
-    source "$HERE/libraries.sh"
     bench_libraries fixedcost "$REF"
     BUILDS=(before after)
 fi
-use() { [ -z "$REF" ] || nat_as_root cp --remove-destination "$WORK/$1.so" "$INSTALLED"; }
 
 nat_cluster_start nat_fixedcost
 PSQL=("$NAT_PG_BIN/psql" -X -q -v ON_ERROR_STOP=1)
@@ -76,7 +75,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
         # alternate which side (and which build) goes first
         if ((r % 2)); then sides="tool sql"; else sides="sql tool"; fi
         for b in "${BUILDS[@]}"; do
-            use "$b"
+            bench_use "$b"
             for s in $sides; do times[$b.${w}_$s]+="$(per_call "${w}_$s") "; done
         done
     done

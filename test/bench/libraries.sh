@@ -1,8 +1,10 @@
-# Sourced by the before/after benchmarks (compare.sh, percall.sh) after
-# scripts/cluster.sh: bench_libraries NAME REF puts the installed library
-# aside as $WORK/after.so (put back on exit) and builds the one of commit
-# REF as $WORK/before.so, in a scratch directory $WORK; INSTALLED is the
-# installed library's path, where a round puts the build it measures.
+# Sourced by the before/after benchmarks (compare.sh, percall.sh,
+# setrole.sh, fixedcost.sh) after scripts/cluster.sh: bench_libraries NAME
+# REF puts the installed library aside as $WORK/after.so (put back on exit)
+# and builds the one of commit REF as $WORK/before.so, in a scratch
+# directory $WORK; INSTALLED is the installed library's path, where
+# bench_use before|after puts the build a round measures (nothing to do
+# when bench_libraries was not called: the installed build is measured).
 
 bench_libraries() {
     local name=$1 ref=$2
@@ -16,4 +18,10 @@ bench_libraries() {
     chown -R "$NAT_USER": "$WORK/before"
     nat_build "$WORK/before" >/dev/null
     cp "$WORK/before/neon_ai_tools.so" "$WORK/before.so"
+    BENCH_LIBRARIES=1
+}
+
+bench_use() {
+    [ -n "${BENCH_LIBRARIES:-}" ] || return 0
+    nat_as_root cp --remove-destination "$WORK/$1.so" "$INSTALLED"
 }

@@ -24,7 +24,6 @@ nat_cluster_start nat_percall
 PSQL=("$NAT_PG_BIN/psql" -X -q -v ON_ERROR_STOP=1)
 "${PSQL[@]}" -f "$HERE/setup.sql" >/dev/null
 "${PSQL[@]}" -c "ALTER DATABASE $PGDATABASE SET neon_ai_tools.audit = off" >/dev/null
-use() { nat_as_root cp --remove-destination "$WORK/$1.so" "$INSTALLED"; }
 
 # the call of each workload (i is the loop counter, d the 100-row document)
 declare -A CALL COUNT
@@ -62,7 +61,7 @@ for w in ${PERCALL_WORKLOADS:-call point range insert update}; do
     for ((r = 1; r <= ROUNDS; r++)); do
         if ((r % 2)); then order="before after"; else order="after before"; fi
         for v in $order; do
-            use "$v"
+            bench_use "$v"
             times[$v]+="$(per_call "$w") "
         done
     done

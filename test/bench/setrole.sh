@@ -27,13 +27,12 @@ COUNT=${SETROLE_CALLS:-20000}
 # shellcheck source=scripts/cluster.sh
 source "$HERE/../../scripts/cluster.sh"
 MODES=(session plain policy uncached)
+# shellcheck source=test/bench/libraries.sh
+source "$HERE/libraries.sh"
 if [ -n "$REF" ]; then
-    # shellcheck source=test/bench/libraries.sh
-    source "$HERE/libraries.sh"
     bench_libraries setrole "$REF"
     MODES=(before "${MODES[@]}")
 fi
-use() { [ -z "$REF" ] || nat_as_root cp --remove-destination "$WORK/$1.so" "$INSTALLED"; }
 
 nat_cluster_start nat_setrole
 PSQL=("$NAT_PG_BIN/psql" -X -q -v ON_ERROR_STOP=1)
@@ -63,7 +62,7 @@ declare -A SETUP=(
 # microseconds of CPU per call, after 50 warm-up calls
 per_call() {
     local login=()
-    if [ "$1" = before ]; then use before; else use after; fi
+    if [ "$1" = before ]; then bench_use before; else bench_use after; fi
     # the same privileges (a superuser skips their checks) in every mode
     case $1 in before | session) login=(-U bench_plain) ;; esac
     "$NAT_PG_BIN/psql" -X -At "${login[@]}" -c "DO \$\$
