@@ -548,11 +548,12 @@ extern int	nat_params_add(QueryParams *params, Oid type, Datum value, bool isnul
 extern Datum nat_json_to_datum(JsonbValue *value, Oid typid, int32 typmod,
 							   bool *isnull);
 extern Datum nat_convert_member(JsonbValue *value, Oid typid, int32 typmod,
-								const char *path, const char *key,
+								const char *path, int index, const char *key,
 								const char *column, bool *isnull);
 extern Datum nat_convert_value(JsonbValue *value, Oid typid, int32 typmod,
 							   const char *path, const char *column,
 							   bool *isnull);
+extern void nat_conversion_capture(void);
 extern bool nat_conversion_failed(char **path, char **column, Oid *typid);
 extern void nat_conversion_reset(void);
 

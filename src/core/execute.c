@@ -350,6 +350,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		MemoryContextSwitchTo(callcxt);
 		edata = CopyErrorData();
 		FlushErrorState();
+		nat_conversion_capture();	/* before the rollback frees its strings */
 	}
 	PG_END_TRY();
 

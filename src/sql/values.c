@@ -23,35 +23,109 @@
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/numeric.h"
 
 /*
  * Where the value being converted came from, so that a conversion error
- * can name the argument, the column and the type.  Fixed buffers: they
- * must survive the subtransaction abort that the error causes.
+ * can name the argument, the column and the type.  The caller's strings
+ * are only pointed to while the conversion runs (this runs once per value);
+ * nat_conversion_capture() copies them when an error interrupts it, before
+ * the subtransaction's rollback can free them.
  */
 static bool conversion_active = false;
-static char conversion_path[256];
-static char conversion_key[NAMEDATALEN * 2];
-static char conversion_column[NAMEDATALEN];
+static const char *conversion_path;
+static int	conversion_index;
+static const char *conversion_key;
+static const char *conversion_column;
 static Oid	conversion_type;
+
+/* what nat_conversion_capture() kept, in the call's memory */
+static bool conversion_captured = false;
+static char *captured_path;
+static char *captured_column;
+static Oid	captured_type;
+
+/*
+ * Input functions looked up during the current call, by type.  A 100-row
+ * insert converts 100 values of each column, and looking the function up
+ * each time (pg_type, then pg_proc) cost as much as calling it.  Kept in
+ * their own memory (with what the functions cache in fn_extra: array_in's
+ * and domain_in's state) and forgotten at the start of every call, so none
+ * outlives a catalog change.
+ */
+#define INPUT_FUNCTIONS 8
+
+typedef struct InputFunction
+{
+	Oid			typid;
+	Oid			ioparam;
+	FmgrInfo	flinfo;
+} InputFunction;
+
+static InputFunction input_functions[INPUT_FUNCTIONS];
+static int	n_input_functions = 0;
+static MemoryContext input_function_cxt = NULL;
+
+static void
+forget_input_functions(void)
+{
+	n_input_functions = 0;
+	if (input_function_cxt)
+		MemoryContextReset(input_function_cxt);
+}
+
+/*
+ * The input function of typid; the least recently added one makes room
+ * when all are taken.
+ */
+static InputFunction *
+input_function(Oid typid)
+{
+	InputFunction *f;
+	Oid			infunc;
+	Oid			ioparam;
+	int			i;
+
+	for (i = 0; i < n_input_functions; i++)
+		if (input_functions[i].typid == typid)
+			return &input_functions[i];
+	if (input_function_cxt == NULL)
+		input_function_cxt = AllocSetContextCreate(TopMemoryContext,
+												   "neon_ai_tools input functions",
+												   ALLOCSET_SMALL_SIZES);
+	getTypeInputInfo(typid, &infunc, &ioparam);
+	if (n_input_functions == INPUT_FUNCTIONS)
+	{
+		memmove(&input_functions[0], &input_functions[1],
+				sizeof(InputFunction) * (INPUT_FUNCTIONS - 1));
+		n_input_functions--;
+	}
+	f = &input_functions[n_input_functions];
+	fmgr_info_cxt(infunc, &f->flinfo, input_function_cxt);
+	f->typid = typid;
+	f->ioparam = ioparam;
+	n_input_functions++;
+	return f;
+}
 
 /*
  * Convert an argument value for a column (or operator input) of type
  * typid, remembering where it came from until the conversion succeeds.
- * The value's JSON path is 'path', or 'path'.'key' when key is given (the
- * two are joined only if the conversion fails: this runs once per value).
+ * The value's JSON path is 'path', followed by [index] when index >= 0 and
+ * by .key when key is given (joined only if the conversion fails).
  */
 Datum
 nat_convert_member(JsonbValue *value, Oid typid, int32 typmod,
-				   const char *path, const char *key, const char *column,
-				   bool *isnull)
+				   const char *path, int index, const char *key,
+				   const char *column, bool *isnull)
 {
 	Datum		result;
 
-	strlcpy(conversion_path, path ? path : "", sizeof(conversion_path));
-	strlcpy(conversion_key, key ? key : "", sizeof(conversion_key));
-	strlcpy(conversion_column, column ? column : "", sizeof(conversion_column));
+	conversion_path = path;
+	conversion_index = index;
+	conversion_key = key;
+	conversion_column = column;
 	conversion_type = typid;
 	conversion_active = true;
 	result = nat_json_to_datum(value, typid, typmod, isnull);
@@ -63,23 +137,48 @@ Datum
 nat_convert_value(JsonbValue *value, Oid typid, int32 typmod,
 				  const char *path, const char *column, bool *isnull)
 {
-	return nat_convert_member(value, typid, typmod, path, NULL, column, isnull);
+	return nat_convert_member(value, typid, typmod, path, -1, NULL, column,
+							  isnull);
 }
 
 /*
- * If an error interrupted a conversion, say where (strings in the caller's
- * memory) and forget it.
+ * An error is being caught: if it interrupted a conversion, copy where
+ * that was into CurrentMemoryContext, which must outlive the rollback.
+ */
+void
+nat_conversion_capture(void)
+{
+	StringInfoData path;
+
+	if (!conversion_active)
+		return;
+	conversion_active = false;
+	initStringInfo(&path);
+	appendStringInfoString(&path, conversion_path ? conversion_path : "");
+	if (conversion_index >= 0)
+		appendStringInfo(&path, "[%d]", conversion_index);
+	if (conversion_key && conversion_key[0])
+		appendStringInfo(&path, ".%s", conversion_key);
+	captured_path = path.data;
+	captured_column = conversion_column && conversion_column[0] ?
+		pstrdup(conversion_column) : NULL;
+	captured_type = conversion_type;
+	conversion_captured = true;
+}
+
+/*
+ * If an error interrupted a conversion, say where (strings in the memory
+ * of nat_conversion_capture()) and forget it.
  */
 bool
 nat_conversion_failed(char **path, char **column, Oid *typid)
 {
-	if (!conversion_active)
+	if (!conversion_captured)
 		return false;
-	conversion_active = false;
-	*path = conversion_key[0] ?
-		psprintf("%s.%s", conversion_path, conversion_key) : pstrdup(conversion_path);
-	*column = conversion_column[0] ? pstrdup(conversion_column) : NULL;
-	*typid = conversion_type;
+	conversion_captured = false;
+	*path = captured_path;
+	*column = captured_column;
+	*typid = captured_type;
 	return true;
 }
 
@@ -87,6 +186,8 @@ void
 nat_conversion_reset(void)
 {
 	conversion_active = false;
+	conversion_captured = false;
+	forget_input_functions();
 }
 
 /*
@@ -192,9 +293,7 @@ json_array_to_datum(JsonbValue *value, Oid typid, int32 typmod)
 Datum
 nat_json_to_datum(JsonbValue *value, Oid typid, int32 typmod, bool *isnull)
 {
-	Oid			infunc;
-	Oid			ioparam;
-	char	   *str;
+	InputFunction *input;
 
 	*isnull = false;
 	if (value->type == jbvNull)
@@ -248,11 +347,12 @@ nat_json_to_datum(JsonbValue *value, Oid typid, int32 typmod, bool *isnull)
 	 * function, which refuses what they cannot hold instead of storing a
 	 * value nothing can output.
 	 */
-	getTypeInputInfo(typid, &infunc, &ioparam);
+	input = input_function(typid);
 	if (value->type == jbvBinary &&
-		JsonContainerIsArray(value->val.binary.data) && infunc == F_ARRAY_IN)
+		JsonContainerIsArray(value->val.binary.data) &&
+		input->flinfo.fn_oid == F_ARRAY_IN)
 		return json_array_to_datum(value, typid, typmod);
 
-	str = nat_json_value_text(value);
-	return OidInputFunctionCall(infunc, str, ioparam, typmod);
+	return InputFunctionCall(&input->flinfo, nat_json_value_text(value),
+							 input->ioparam, typmod);
 }

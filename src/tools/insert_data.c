@@ -12,10 +12,11 @@
  * takes the column's default.  When every row has every key, several rows
  * go as one array per column instead:
  *	 INSERT INTO "schema"."table" ("a", "b")
- *	   SELECT * FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) ...
+ *	   SELECT pg_catalog.unnest($1), pg_catalog.unnest($2) ...
  * so the statement is the same for any number of rows (one prepared plan
  * per table and columns, not one per row count), and the executor
- * initialises three parameters, not one expression per value.  Every value is a bound parameter converted
+ * initialises one parameter per column, not one expression per value.
+ * Every value is a bound parameter converted
  * by the column type's input function, so "5" lands as integer 5 and
  * ["x", "y"] as {x,y}; a value that cannot be converted is an invalid_input
  * answer naming the row, the column and the type, and nothing is inserted.
@@ -127,6 +128,7 @@ const ToolDef nat_tool_insert_data = {
 typedef struct InsertColumn
 {
 	char	   *key;			/* as the rows name it */
+	int			keylen;
 	char	   *name;			/* the column's own name */
 	AttrNumber	attnum;
 	Oid			typid;
@@ -197,6 +199,26 @@ row_path(JsonbValue *rows, int i)
 }
 
 /*
+ * The row's index in $.rows, or -1 for a single object: the path is
+ * written out only if a value of the row fails to convert.
+ */
+static int
+row_index(JsonbValue *rows, int i)
+{
+	return JsonContainerIsObject(rows->val.binary.data) ? -1 : i;
+}
+
+/*
+ * Is the JSON string key the key of column col?
+ */
+static bool
+is_key(InsertColumn *col, JsonbValue *key)
+{
+	return col->keylen == key->val.string.len &&
+		memcmp(col->key, key->val.string.val, key->val.string.len) == 0;
+}
+
+/*
  * The union of the rows' keys, in order of first appearance, resolved to
  * columns.
  */
@@ -211,6 +233,7 @@ insert_columns(Oid relid, JsonbValue *rows, List *containers)
 		JsonbIterator *it = JsonbIteratorInit((JsonbContainer *) lfirst(lc));
 		JsonbValue	v;
 		JsonbIteratorToken tok;
+		int			k = 0;
 
 		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 		{
@@ -227,10 +250,21 @@ insert_columns(Oid relid, JsonbValue *rows, List *containers)
 				nat_check_identifier(v.val.string.val, v.val.string.len,
 									 psprintf("%s.%s", row_path(rows, foreach_current_index(lc)),
 											  nat_clip_len(v.val.string.val, v.val.string.len)));
-			key = pnstrdup(v.val.string.val, v.val.string.len);
+
+			/*
+			 * Rows with the same keys have them in the same order (jsonb's):
+			 * try the column in this key's place first.
+			 */
+			if (k < list_length(columns) &&
+				is_key(list_nth(columns, k), &v))
+			{
+				k++;
+				continue;
+			}
+			k++;
 			foreach(lc2, columns)
 			{
-				if (strcmp(((InsertColumn *) lfirst(lc2))->key, key) == 0)
+				if (is_key(lfirst(lc2), &v))
 				{
 					seen = true;
 					break;
@@ -238,8 +272,10 @@ insert_columns(Oid relid, JsonbValue *rows, List *containers)
 			}
 			if (seen)
 				continue;
+			key = pnstrdup(v.val.string.val, v.val.string.len);
 			col = palloc(sizeof(InsertColumn));
 			col->key = key;
+			col->keylen = v.val.string.len;
 			col->attnum = nat_resolve_column(relid, key,
 											 psprintf("%s.%s", row_path(rows, foreach_current_index(lc)), key));
 			get_atttypetypmodcoll(relid, col->attnum, &col->typid, &col->typmod, &collid);
@@ -271,7 +307,7 @@ deparse_values(StringInfo buf, Oid relid, JsonbValue *rows, List *containers,
 	foreach(lc, containers)
 	{
 		JsonbContainer *row = lfirst(lc);
-		char	   *path = row_path(rows, foreach_current_index(lc));
+		int			index = row_index(rows, foreach_current_index(lc));
 		ListCell   *lc2;
 
 		CHECK_FOR_INTERRUPTS();
@@ -282,7 +318,7 @@ deparse_values(StringInfo buf, Oid relid, JsonbValue *rows, List *containers,
 		{
 			InsertColumn *col = lfirst(lc2);
 			JsonbValue *value = getKeyJsonValueFromContainer(row, col->key,
-															 strlen(col->key), NULL);
+															 col->keylen, NULL);
 
 			if (foreach_current_index(lc2) > 0)
 				appendStringInfoString(buf, ", ");
@@ -292,8 +328,8 @@ deparse_values(StringInfo buf, Oid relid, JsonbValue *rows, List *containers,
 			{
 				bool		isnull;
 				Datum		d = nat_convert_member(value, col->typid, col->typmod,
-												   path, col->key, col->name,
-												   &isnull);
+												   "$.rows", index, col->key,
+												   col->name, &isnull);
 
 				nat_deparse_param(buf, nat_params_add(params, col->typid, d, isnull));
 			}
@@ -335,10 +371,12 @@ rows_as_arrays(List *containers, List *columns)
 }
 
 /*
- * SELECT * FROM ROWS FROM (pg_catalog.unnest($1), ...): each parameter an
- * array of one column's values, converted row by row (so the first bad
- * value reported is the same as with VALUES).  ROWS FROM is what core makes
- * of a bare unnest($1, $2), which it recognises only unqualified.
+ * SELECT pg_catalog.unnest($1), pg_catalog.unnest($2), ...: each parameter
+ * an array of one column's values, converted row by row (so the first bad
+ * value reported is the same as with VALUES).  Set-returning functions in
+ * the target list run in step, one row at a time (the arrays have the same
+ * length); in FROM (ROWS FROM) each function's result would first be
+ * stored in a tuplestore and read back.
  */
 static void
 deparse_unnest(StringInfo buf, JsonbValue *rows, List *containers,
@@ -360,7 +398,7 @@ deparse_unnest(StringInfo buf, JsonbValue *rows, List *containers,
 	{
 		JsonbContainer *row = lfirst(lc);
 		int			r = foreach_current_index(lc);
-		char	   *path = row_path(rows, r);
+		int			index = row_index(rows, r);
 		ListCell   *lc2;
 
 		CHECK_FOR_INTERRUPTS();
@@ -368,16 +406,16 @@ deparse_unnest(StringInfo buf, JsonbValue *rows, List *containers,
 		{
 			InsertColumn *col = lfirst(lc2);
 			JsonbValue *value = getKeyJsonValueFromContainer(row, col->key,
-															 strlen(col->key), NULL);
+															 col->keylen, NULL);
 
 			c = foreach_current_index(lc2);
 			values[c][r] = nat_convert_member(value, col->typid, col->typmod,
-											  path, col->key, col->name,
-											  &nulls[c][r]);
+											  "$.rows", index, col->key,
+											  col->name, &nulls[c][r]);
 		}
 	}
 
-	appendStringInfoString(buf, " SELECT * FROM ROWS FROM (");
+	appendStringInfoString(buf, " SELECT ");
 	foreach(lc, columns)
 	{
 		InsertColumn *col = lfirst(lc);
@@ -399,7 +437,6 @@ deparse_unnest(StringInfo buf, JsonbValue *rows, List *containers,
 											  PointerGetDatum(array), false));
 		appendStringInfoChar(buf, ')');
 	}
-	appendStringInfoChar(buf, ')');
 }
 
 /*

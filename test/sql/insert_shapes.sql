@@ -1,5 +1,5 @@
 -- insert_data sends several rows that all have every column as one array
--- per column (ROWS FROM (unnest($1), ...)): one statement, so one prepared
+-- per column (SELECT unnest($1), ...): one statement, so one prepared
 -- plan, for any number of rows; other rows keep VALUES with DEFAULT
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS neon_ai_tools;
