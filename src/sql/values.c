@@ -258,7 +258,8 @@ json_array_to_datum(JsonbValue *value, Oid typid, int32 typmod)
 		CHECK_FOR_INTERRUPTS();
 		if (tok != WJB_ELEM)
 			continue;
-		d = nat_json_to_datum(&elem, elemtype, -1, &isnull);
+		/* the array's typmod applies to each element, as in array_in */
+		d = nat_json_to_datum(&elem, elemtype, typmod, &isnull);
 		datums = lappend(datums, (void *) DatumGetPointer(d));
 		nullflags = lappend_int(nullflags, isnull);
 	}
@@ -348,10 +349,30 @@ nat_json_to_datum(JsonbValue *value, Oid typid, int32 typmod, bool *isnull)
 	 * value nothing can output.
 	 */
 	input = input_function(typid);
-	if (value->type == jbvBinary &&
-		JsonContainerIsArray(value->val.binary.data) &&
-		input->flinfo.fn_oid == F_ARRAY_IN)
-		return json_array_to_datum(value, typid, typmod);
+	if (value->type == jbvBinary && JsonContainerIsArray(value->val.binary.data))
+	{
+		if (input->flinfo.fn_oid == F_ARRAY_IN)
+			return json_array_to_datum(value, typid, typmod);
+
+		/*
+		 * A domain over an array: the array of its base type, then the
+		 * domain's constraints, as domain_in would apply them.
+		 */
+		if (input->flinfo.fn_oid == F_DOMAIN_IN)
+		{
+			int32		basetypmod = typmod;
+			Oid			basetype = getBaseTypeAndTypmod(typid, &basetypmod);
+			Datum		result;
+
+			if (type_is_array(basetype) &&
+				input_function(basetype)->flinfo.fn_oid == F_ARRAY_IN)
+			{
+				result = json_array_to_datum(value, basetype, basetypmod);
+				domain_check(result, false, typid, NULL, NULL);
+				return result;
+			}
+		}
+	}
 
 	return InputFunctionCall(&input->flinfo, nat_json_value_text(value),
 							 input->ioparam, typmod);

@@ -80,5 +80,58 @@ FROM ins('{"table": "u", "rows": [{"name": "q", "qty": 1}, {"name": "q", "qty": 
            "conflict_columns": ["name"]}') a;
 
 SELECT * FROM u ORDER BY name;
+
+-- input functions are looked up once per call and type (8 kept at a time):
+-- ten column types in complete rows, an array column and a domain over an
+-- array; values keep their own column's conversion and errors their place
+CREATE DOMAIN short_text AS varchar(3);
+CREATE DOMAIN small_ints AS int[] CHECK (cardinality(VALUE) < 3);
+CREATE DOMAIN codes AS varchar(2)[];
+CREATE TABLE many (a int2, b int4, c int8, d numeric(5,1), e text, f varchar(4),
+                   g date, h timestamptz, i boolean, j uuid, k short_text, l inet,
+                   m int[], n small_ints, o codes, p varchar(2)[]);
+SELECT ins('{"table": "many", "rows": [
+  {"a": 1, "b": 2, "c": 3, "d": 4.44, "e": "e", "f": "ffff", "g": "2024-02-29", "h": "2024-01-01 10:00+00",
+   "i": true, "j": "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "k": "abc", "l": "10.0.0.1", "m": [1, 2], "n": [1]},
+  {"a": "5", "b": "6", "c": "7", "d": "8.88", "e": "e2", "f": "f", "g": "2024-03-01", "h": "2024-01-02 10:00+00",
+   "i": "false", "j": "b0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "k": "xy", "l": "::1", "m": [3], "n": [2, 3]}],
+  "returning": []}') ->> 'affectedRows' AS inserted;
+SELECT * FROM many ORDER BY a;
+-- the same values in a second call, one bad in the last column of row 2
+SELECT a ->> 'errorType' AS error_type, a ->> 'error' AS error, a -> 'details' ->> 'path' AS path
+FROM ins('{"table": "many", "rows": [
+  {"a": 1, "b": 2, "c": 3, "d": 4.44, "e": "e", "f": "ffff", "g": "2024-02-29", "h": "2024-01-01 10:00+00",
+   "i": true, "j": "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "k": "abc", "l": "10.0.0.1", "m": [1, 2], "n": [1]},
+  {"a": 9, "b": 2, "c": 3, "d": 4.44, "e": "e", "f": "ffff", "g": "2024-02-29", "h": "2024-01-01 10:00+00",
+   "i": true, "j": "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "k": "abc", "l": "10.0.0.1", "m": [1, 2], "n": [1, 2, 3]}]}') a;
+-- a domain over an array takes a JSON array; its base type's typmod and
+-- its constraints hold for each element, as for an array column
+SELECT ins('{"table": "many", "rows": [{"a": 20, "o": ["ab", null], "p": ["cd"]}, {"a": 21, "o": [], "p": []}],
+             "returning": ["a", "o", "p"]}') -> 'data' AS domain_arrays;
+SELECT a ->> 'error' AS error
+FROM ins('{"table": "many", "rows": [{"a": 22, "o": ["abc"]}, {"a": 23, "o": ["x"]}]}') a;
+SELECT a ->> 'error' AS error
+FROM ins('{"table": "many", "rows": [{"a": 22, "p": ["ab"]}, {"a": 23, "p": ["abc"]}]}') a;
+SELECT a ->> 'errorType' AS error_type, a ->> 'error' AS error
+FROM ins('{"table": "many", "rows": {"a": 24, "n": [1, 2, 3]}}') a;
+SELECT a ->> 'errorType' AS error_type, a ->> 'error' AS error
+FROM ai_tool_call('update_data', '{"table": "many", "set": {"o": ["toolong"]}, "where": {"a": 20}}') a;
+SELECT ai_tool_call('update_data', '{"table": "many", "set": {"o": ["zz"], "n": [7, 8]}, "where": {"a": 20}, "returning": ["o", "n"]}') -> 'data' AS updated;
+DELETE FROM many WHERE a >= 20;
+
+-- a bad value in each kind of place: typmod, domain, the first row, VALUES
+SELECT a ->> 'error' AS error
+FROM ins('{"table": "many", "rows": [{"k": "abc", "f": "f"}, {"k": "abcd", "f": "f"}]}') a;
+SELECT a ->> 'error' AS error
+FROM ins('{"table": "many", "rows": [{"f": "fffff", "k": "a"}, {"f": "f", "k": "a"}]}') a;
+SELECT a ->> 'error' AS error
+FROM ins('{"table": "many", "rows": [{"a": 1}, {"a": 2, "g": "2024-02-30"}]}') a;
+SELECT a ->> 'error' AS error
+FROM ins('{"table": "many", "rows": {"j": "not-a-uuid"}}') a;
+SELECT count(*) AS rows_after_errors FROM many;
+
+-- rows name their keys in any order, and not all the same keys
+SELECT ins('{"table": "many", "rows": [{"b": 1, "a": 10}, {"a": 11, "b": 2}, {"e": "x", "a": 12}, {"a": 13, "e": "y", "b": 3}],
+             "returning": ["a", "b", "e"]}') -> 'data' AS mixed_keys;
 DROP SCHEMA ins_shapes CASCADE;
 RESET search_path;
