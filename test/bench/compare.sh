@@ -35,6 +35,7 @@ PGBENCH=("$NAT_PG_BIN/pgbench" -n -M prepared -c 1 -j 1)
 tps() {
     local length=()
     case $1 in scan_*) length=(-t 3) ;; *) length=(-T "$SECONDS_PER_ROUND") ;; esac
+    bench_fresh_round "$1"
     "${PGBENCH[@]}" "${length[@]}" -f "$HERE/$1" 2>/dev/null | sed -n 's/^tps = \([0-9.]*\).*/\1/p'
 }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }

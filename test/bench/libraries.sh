@@ -1,4 +1,4 @@
-# Sourced by the before/after benchmarks (compare.sh, percall.sh,
+# Sourced by the benchmarks (run.sh, compare.sh, percall.sh,
 # setrole.sh, fixedcost.sh) after scripts/cluster.sh: bench_libraries NAME
 # REF puts the installed library aside as $WORK/after.so (put back on exit)
 # and builds the one of commit REF as $WORK/before.so, in a scratch
@@ -24,4 +24,13 @@ bench_libraries() {
 bench_use() {
     [ -n "${BENCH_LIBRARIES:-}" ] || return 0
     nat_as_root cp --remove-destination "$WORK/$1.so" "$INSTALLED"
+}
+
+# Before a pgbench round of script $1: the insert workloads grow bench_ins,
+# so each of their rounds starts from an empty table (and a checkpoint),
+# and neither side inserts into a table the other has grown.  Needs PSQL.
+bench_fresh_round() {
+    case $1 in
+        insert_*) "${PSQL[@]}" -c "TRUNCATE bench_ins" -c "CHECKPOINT" >/dev/null ;;
+    esac
 }

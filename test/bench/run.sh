@@ -2,17 +2,22 @@
 # Benchmarks: ai_tool_call() against the hand-written SQL that returns the
 # same rows as jsonb through a prepared statement (pgbench -M prepared),
 # in alternating rounds in one run, and backend memory growth over 20,000
-# calls.  Not a test: it prints ratios (tool tps / hand-written tps).
+# calls.  Not a test: it prints the median tps of each side and the median
+# of the rounds' ratios (tool tps / hand-written tps of the same round).
 #
 # Usage: test/bench/run.sh [seconds per round, default 5] [rounds, default 3]
 # (BENCH_WORKLOADS="point range insert insert_audited update scan" picks
 # workloads; scan loads a 10-million-row table first, about 30 s and 600 MB;
+# point_floor, insert_floor and update_floor compare the tool with the floor
+# of any tool reached through SQL, defined in setup.sql, instead of the
+# hand-written statement;
 # BENCH_CLIENTS=N runs N pgbench clients, default 1; BENCH_MEMORY=no and
 # BENCH_MCP=no leave out the memory and MCP parts; MCP_PROGRAM names the
 # program, default the installed one: the stdio round trips
 # against the reference server and mcp_http.sh's HTTP comparison with DBHub)
 # Needs the extension built and installed (scripts/test.sh or make install);
-# starts and removes its own scratch cluster.
+# starts and removes its own scratch cluster, under $TMPDIR (TMPDIR=/dev/shm
+# keeps it in memory: no disk write-back in the insert rounds).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -20,6 +25,8 @@ SECONDS_PER_ROUND=${1:-5}
 ROUNDS=${2:-3}
 # shellcheck source=scripts/cluster.sh
 source "$HERE/../../scripts/cluster.sh"
+# shellcheck source=test/bench/libraries.sh
+source "$HERE/libraries.sh"
 
 nat_cluster_start nat_bench
 PSQL=("$NAT_PG_BIN/psql" -X -q -v ON_ERROR_STOP=1)
@@ -37,6 +44,7 @@ PGBENCH=("$NAT_PG_BIN/pgbench" -n -M prepared -c "$CLIENTS" -j "$JOBS")
 tps() {
     local length=()
     case $1 in scan_*) length=(-t 3) ;; *) length=(-T "$SECONDS_PER_ROUND") ;; esac
+    bench_fresh_round "$1"
     "${PGBENCH[@]}" "${length[@]}" -f "$HERE/$1" 2>/dev/null |
         sed -n 's/^tps = \([0-9.]*\).*/\1/p'
 }
@@ -44,26 +52,37 @@ tps() {
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
 printf '%-28s %12s %12s %8s\n' workload "tool tps" "SQL tps" ratio
-WORKLOADS=${BENCH_WORKLOADS:-point range insert insert_audited update scan}
+WORKLOADS=${BENCH_WORKLOADS:-point range insert insert_audited update scan point_floor insert_floor update_floor}
 case " $WORKLOADS " in *" scan "*) "${PSQL[@]}" -f "$HERE/setup_scan.sql" >/dev/null ;; esac
 for w in $WORKLOADS; do
     tool=()
     hand=()
+    # the tool's script, and what it is compared with: the hand-written
+    # statement, or for *_floor the same statement in a PL/pgSQL function
+    # with the tool's arguments, a subtransaction and an envelope
     script=${w%_audited}
+    script=${script%_floor}
+    reference=${script}_sql.sql
+    [ "$w" != "${w%_floor}" ] && reference=$w.sql
     options=""
     [ "$w" = insert_audited ] && options="-c neon_ai_tools.audit=writes"
     for ((r = 1; r <= ROUNDS; r++)); do
         # alternate which goes first, so drift affects both alike
         if ((r % 2)); then
             tool+=("$(PGOPTIONS="$options" tps "${script}_tool.sql")")
-            hand+=("$(tps "${script}_sql.sql")")
+            hand+=("$(tps "$reference")")
         else
-            hand+=("$(tps "${script}_sql.sql")")
+            hand+=("$(tps "$reference")")
             tool+=("$(PGOPTIONS="$options" tps "${script}_tool.sql")")
         fi
     done
     t=$(printf '%s\n' "${tool[@]}" | median)
     h=$(printf '%s\n' "${hand[@]}" | median)
+    # the ratio of each round's pair (run back to back), then their median:
+    # the machine's speed drifts over seconds, and a pair shares its drift
+    ratio=$(for ((r = 0; r < ROUNDS; r++)); do
+        awk -v t="${tool[r]}" -v h="${hand[r]}" 'BEGIN { print t / h }'
+    done | median)
     case $w in
         call) label="fixed cost (one-row table)" ;;
         point) label="point select by key" ;;
@@ -72,8 +91,11 @@ for w in $WORKLOADS; do
         insert_audited) label="100-row insert, audited" ;;
         update) label="10-row filtered update" ;;
         scan) label="10M-row ILIKE scan" ;;
+        point_floor) label="point select / its floor" ;;
+        insert_floor) label="100-row insert / its floor" ;;
+        update_floor) label="10-row update / its floor" ;;
     esac
-    awk -v l="$label" -v t="$t" -v h="$h" 'BEGIN { printf "%-28s %12.1f %12.1f %8.2f\n", l, t, h, t / h }'
+    awk -v l="$label" -v t="$t" -v h="$h" -v x="$ratio" 'BEGIN { printf "%-28s %12.1f %12.1f %8.2f\n", l, t, h, x }'
 done
 
 [ "${BENCH_MEMORY:-yes}" = no ] && [ "${BENCH_MCP:-yes}" = no ] && exit 0

@@ -1,0 +1,1 @@
+SELECT floor_insert(args) FROM bench_doc;
