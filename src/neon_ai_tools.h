@@ -554,8 +554,10 @@ extern Datum nat_convert_value(JsonbValue *value, Oid typid, int32 typmod,
 							   const char *path, const char *column,
 							   bool *isnull);
 extern void nat_conversion_capture(void);
-extern bool nat_conversion_failed(char **path, char **column, Oid *typid);
-extern void nat_conversion_reset(void);
+extern bool nat_conversion_failed(char **path, char **column, Oid *typid,
+								  int32 *typmod);
+extern void nat_conversion_begin(MemoryContext cxt);
+extern void nat_conversion_end(void);
 
 /* ---- in sql/names.c: names resolved through the catalog ---- */
 

@@ -173,22 +173,25 @@ conversion_error(ErrorData *edata)
 	char	   *path;
 	char	   *column;
 	Oid			typid;
+	int32		typmod;
+	char	   *type;
 	ToolError  *err;
 
-	if (!nat_conversion_failed(&path, &column, &typid))
+	if (!nat_conversion_failed(&path, &column, &typid, &typmod))
 		return NULL;
 	if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) != ERRCODE_DATA_EXCEPTION)
 		return NULL;
+	type = format_type_with_typemod(typid, typmod);
 	err = nat_error(NAT_ERR_INVALID_INPUT,
 					column ? "invalid value at %s for column \"%s\" of type %s: %s" :
 					"invalid value at %s%s for type %s: %s",
-					path, column ? column : "", format_type_be(typid),
+					path, column ? column : "", type,
 					nat_clip_quoted(edata->message));
 	err->path = path;
 	err->column = column;
 	err->sqlerrcode = edata->sqlerrcode;
 	err->suggestion = psprintf("Pass a value of type %s, in the format PostgreSQL accepts for it.",
-							   format_type_be(typid));
+							   type);
 	return err;
 }
 
@@ -437,7 +440,7 @@ nat_run_tool_call(const char *name, Jsonb *args, bool plan_only)
 	INSTR_TIME_SET_CURRENT(call->start);
 	nat_set_error_context(callcxt);
 	nat_clear_pending_error();
-	nat_conversion_reset();
+	nat_conversion_begin(callcxt);
 
 	call_depth++;
 	PG_TRY();
@@ -448,6 +451,7 @@ nat_run_tool_call(const char *name, Jsonb *args, bool plan_only)
 	{
 		call_depth--;
 		nat_set_error_context(NULL);
+		nat_conversion_end();
 	}
 	PG_END_TRY();
 

@@ -39,74 +39,78 @@ static int	conversion_index;
 static const char *conversion_key;
 static const char *conversion_column;
 static Oid	conversion_type;
+static int32 conversion_typmod;
 
 /* what nat_conversion_capture() kept, in the call's memory */
 static bool conversion_captured = false;
 static char *captured_path;
 static char *captured_column;
 static Oid	captured_type;
+static int32 captured_typmod;
 
 /*
  * Input functions looked up during the current call, by type.  A 100-row
  * insert converts 100 values of each column, and looking the function up
- * each time (pg_type, then pg_proc) cost as much as calling it.  Kept in
- * their own memory (with what the functions cache in fn_extra: array_in's
- * and domain_in's state) and forgotten at the start of every call, so none
- * outlives a catalog change.
+ * each time (pg_type, then pg_proc) cost as much as calling it.  The table
+ * and what the functions keep in fn_extra (domain_in's constraint state,
+ * array_in's element I/O) live in the call's memory, so they go with the
+ * call: none outlives a catalog change between calls, and the memory is
+ * one entry per distinct type the call converts, which its arguments
+ * bound.  Outside a call (ai_tool_define checking a default) nothing is
+ * kept.  Entries never move (dynahash), so a pointer to one stays valid
+ * while further types are looked up.
  */
-#define INPUT_FUNCTIONS 8
-
 typedef struct InputFunction
 {
-	Oid			typid;
+	Oid			typid;			/* the key */
 	Oid			ioparam;
 	FmgrInfo	flinfo;
+	void	   *domain_extra;	/* domain_check()'s state, for a domain */
 } InputFunction;
 
-static InputFunction input_functions[INPUT_FUNCTIONS];
-static int	n_input_functions = 0;
-static MemoryContext input_function_cxt = NULL;
-
-static void
-forget_input_functions(void)
-{
-	n_input_functions = 0;
-	if (input_function_cxt)
-		MemoryContextReset(input_function_cxt);
-}
+static MemoryContext input_function_cxt = NULL; /* the call's, during one */
+static HTAB *input_functions = NULL;
 
 /*
- * The input function of typid; the least recently added one makes room
- * when all are taken.
+ * The input function of typid: the call's entry, or without a call the
+ * caller's scratch entry, filled in.
  */
 static InputFunction *
-input_function(Oid typid)
+input_function(Oid typid, InputFunction *scratch)
 {
-	InputFunction *f;
+	InputFunction *entry;
 	Oid			infunc;
-	Oid			ioparam;
-	int			i;
+	bool		found;
 
-	for (i = 0; i < n_input_functions; i++)
-		if (input_functions[i].typid == typid)
-			return &input_functions[i];
-	if (input_function_cxt == NULL)
-		input_function_cxt = AllocSetContextCreate(TopMemoryContext,
-												   "neon_ai_tools input functions",
-												   ALLOCSET_SMALL_SIZES);
-	getTypeInputInfo(typid, &infunc, &ioparam);
-	if (n_input_functions == INPUT_FUNCTIONS)
+	if (input_function_cxt != NULL && input_functions != NULL)
 	{
-		memmove(&input_functions[0], &input_functions[1],
-				sizeof(InputFunction) * (INPUT_FUNCTIONS - 1));
-		n_input_functions--;
+		entry = hash_search(input_functions, &typid, HASH_FIND, NULL);
+		if (entry != NULL)
+			return entry;
 	}
-	f = &input_functions[n_input_functions];
-	fmgr_info_cxt(infunc, &f->flinfo, input_function_cxt);
-	f->typid = typid;
-	f->ioparam = ioparam;
-	n_input_functions++;
-	return f;
+	scratch->typid = typid;
+	scratch->domain_extra = NULL;
+	getTypeInputInfo(typid, &infunc, &scratch->ioparam);
+	if (input_function_cxt == NULL)
+	{
+		fmgr_info(infunc, &scratch->flinfo);
+		return scratch;
+	}
+	fmgr_info_cxt(infunc, &scratch->flinfo, input_function_cxt);
+	if (input_functions == NULL)
+	{
+		HASHCTL		ctl;
+
+		ctl.keysize = sizeof(Oid);
+		ctl.entrysize = sizeof(InputFunction);
+		ctl.hcxt = input_function_cxt;
+		input_functions = hash_create("neon_ai_tools input functions", 16, &ctl,
+									  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	}
+	/* entered only once complete: a failed lookup leaves no half entry */
+	entry = hash_search(input_functions, &typid, HASH_ENTER, &found);
+	*entry = *scratch;
+	return entry;
 }
 
 /*
@@ -127,6 +131,7 @@ nat_convert_member(JsonbValue *value, Oid typid, int32 typmod,
 	conversion_key = key;
 	conversion_column = column;
 	conversion_type = typid;
+	conversion_typmod = typmod;
 	conversion_active = true;
 	result = nat_json_to_datum(value, typid, typmod, isnull);
 	conversion_active = false;
@@ -163,6 +168,7 @@ nat_conversion_capture(void)
 	captured_column = conversion_column && conversion_column[0] ?
 		pstrdup(conversion_column) : NULL;
 	captured_type = conversion_type;
+	captured_typmod = conversion_typmod;
 	conversion_captured = true;
 }
 
@@ -171,7 +177,7 @@ nat_conversion_capture(void)
  * of nat_conversion_capture()) and forget it.
  */
 bool
-nat_conversion_failed(char **path, char **column, Oid *typid)
+nat_conversion_failed(char **path, char **column, Oid *typid, int32 *typmod)
 {
 	if (!conversion_captured)
 		return false;
@@ -179,15 +185,31 @@ nat_conversion_failed(char **path, char **column, Oid *typid)
 	*path = captured_path;
 	*column = captured_column;
 	*typid = captured_type;
+	*typmod = captured_typmod;
 	return true;
 }
 
+/*
+ * A call starts: nothing converted yet; input functions are kept in cxt,
+ * the call's memory, until nat_conversion_end().
+ */
 void
-nat_conversion_reset(void)
+nat_conversion_begin(MemoryContext cxt)
 {
 	conversion_active = false;
 	conversion_captured = false;
-	forget_input_functions();
+	input_function_cxt = cxt;
+	input_functions = NULL;
+}
+
+/*
+ * The call ends (its memory goes next).
+ */
+void
+nat_conversion_end(void)
+{
+	input_function_cxt = NULL;
+	input_functions = NULL;
 }
 
 /*
@@ -294,6 +316,7 @@ json_array_to_datum(JsonbValue *value, Oid typid, int32 typmod)
 Datum
 nat_json_to_datum(JsonbValue *value, Oid typid, int32 typmod, bool *isnull)
 {
+	InputFunction scratch;
 	InputFunction *input;
 
 	*isnull = false;
@@ -348,7 +371,7 @@ nat_json_to_datum(JsonbValue *value, Oid typid, int32 typmod, bool *isnull)
 	 * function, which refuses what they cannot hold instead of storing a
 	 * value nothing can output.
 	 */
-	input = input_function(typid);
+	input = input_function(typid, &scratch);
 	if (value->type == jbvBinary && JsonContainerIsArray(value->val.binary.data))
 	{
 		if (input->flinfo.fn_oid == F_ARRAY_IN)
@@ -362,13 +385,16 @@ nat_json_to_datum(JsonbValue *value, Oid typid, int32 typmod, bool *isnull)
 		{
 			int32		basetypmod = typmod;
 			Oid			basetype = getBaseTypeAndTypmod(typid, &basetypmod);
-			Datum		result;
+			InputFunction base_scratch;
 
 			if (type_is_array(basetype) &&
-				input_function(basetype)->flinfo.fn_oid == F_ARRAY_IN)
+				input_function(basetype, &base_scratch)->flinfo.fn_oid == F_ARRAY_IN)
 			{
-				result = json_array_to_datum(value, basetype, basetypmod);
-				domain_check(result, false, typid, NULL, NULL);
+				Datum		result = json_array_to_datum(value, basetype, basetypmod);
+
+				domain_check(result, false, typid,
+							 input_function_cxt ? &input->domain_extra : NULL,
+							 input_function_cxt);
 				return result;
 			}
 		}

@@ -259,6 +259,21 @@ SELECT count(*) AS listed_once FROM jsonb_array_elements(ai_tool_list()) t WHERE
 SELECT call('list_tables', '{"schema": "ct"}') ->> 'operation' AS builtin_runs;
 DELETE FROM ai_tool_definitions WHERE name = 'list_tables';
 
+-- array parameters: the declared typmod applies to each element, as in
+-- a cast to the array type (numeric(5,1)[] rounds, char(3)[] pads,
+-- bit(3)[] must have three bits), and an element that cannot take it is
+-- invalid_input naming the parameter and the full type
+SELECT ai_tool_define('ct_typmod_arrays', 'Echo typed arrays.', 'SELECT $1 AS n, $2 AS c, $3 AS b',
+  '[{"name": "n", "type": "numeric(5,1)[]", "description": "numbers"},
+    {"name": "c", "type": "char(3)[]", "description": "codes"},
+    {"name": "b", "type": "bit(3)[]", "description": "bits"}]') IS NOT NULL AS defined;
+SELECT call('ct_typmod_arrays', '{"n": [1.25, null], "c": ["a"], "b": ["101"]}') -> 'data' AS echoed;
+SELECT a ->> 'errorType' AS error_type, a ->> 'error' AS error
+FROM call('ct_typmod_arrays', '{"n": [1], "c": ["a"], "b": ["10"]}') a;
+SELECT a ->> 'errorType' AS error_type, a ->> 'error' AS error
+FROM call('ct_typmod_arrays', '{"n": [12345.6], "c": ["a"], "b": ["101"]}') a;
+SELECT ai_tool_drop('ct_typmod_arrays');
+
 -- clean up: later suites see only the built-in tools
 SELECT count(*) AS dropped FROM (SELECT ai_tool_drop(name) FROM ai_tool_definitions) d;
 SELECT count(*) AS left_over FROM ai_tool_definitions;

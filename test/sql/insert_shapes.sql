@@ -133,5 +133,36 @@ SELECT count(*) AS rows_after_errors FROM many;
 -- rows name their keys in any order, and not all the same keys
 SELECT ins('{"table": "many", "rows": [{"b": 1, "a": 10}, {"a": 11, "b": 2}, {"e": "x", "a": 12}, {"a": 13, "e": "y", "b": 3}],
              "returning": ["a", "b", "e"]}') -> 'data' AS mixed_keys;
+-- input functions kept per call: a domain whose base type is array-like
+-- but not array_in's (int2vector) among more than eight types gets its own
+-- input function and check for every row; nothing is kept after the call
+CREATE FUNCTION seen(v int2vector) RETURNS bool LANGUAGE plpgsql AS
+$$BEGIN RAISE NOTICE 'checked %', v; RETURN true; END$$;
+CREATE DOMAIN iv AS int2vector CHECK (seen(VALUE));
+CREATE TABLE vec (a iv, b text, c int4, d int8, e bool, f date, g float8, h numeric, i inet, j uuid);
+SELECT a ->> 'errorType' AS error_type, a ->> 'error' AS error
+FROM ins('{"table": "vec", "rows": [
+  {"a": "1 2", "b": "x", "c": "1", "d": "1", "e": true, "f": "2024-01-01", "g": "1", "h": "1", "i": "::1",
+   "j": "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"},
+  {"a": [1, 2], "b": "x", "c": "1", "d": "1", "e": true, "f": "2024-01-01", "g": "1", "h": "1", "i": "::1",
+   "j": "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"}]}') a;
+SELECT ins('{"table": "vec", "rows": [{"a": "1 2", "b": "x"}, {"a": "3", "b": "y"}], "returning": ["a", "b"]}') -> 'data' AS vectors;
+SELECT count(*) AS kept_after_call FROM pg_backend_memory_contexts
+WHERE name = 'neon_ai_tools input functions' OR parent = 'neon_ai_tools input functions';
+
+-- a conversion outside a call (ai_tool_define checking a default) whose
+-- domain check runs a tool call: that call keeps its input functions to
+-- itself, and the definition's check goes on
+CREATE FUNCTION calls_tool(v int) RETURNS bool LANGUAGE plpgsql STABLE AS
+$$BEGIN PERFORM ai_tool_call('list_tables', '{}'); RETURN v > 0; END$$;
+CREATE DOMAIN checked_by_call AS int CHECK (calls_tool(VALUE));
+SELECT ai_tool_define('ins_shapes_echo', 'Echo a checked number.', 'SELECT $1::int AS n',
+  '[{"name": "p", "type": "ins_shapes.checked_by_call", "description": "a number", "default": 1}]') IS NOT NULL AS defined;
+SELECT ai_tool_define('ins_shapes_bad', 'Echo a checked number.', 'SELECT $1::int AS n',
+  '[{"name": "p", "type": "ins_shapes.checked_by_call", "description": "a number", "default": -1}]');
+-- inside a call, the check's own tool call is refused (a read-only call)
+SELECT a ->> 'errorType' AS error_type, a ->> 'error' AS error
+FROM ai_tool_call('ins_shapes_echo', '{"p": 2}') a;
+SELECT ai_tool_drop('ins_shapes_echo');
 DROP SCHEMA ins_shapes CASCADE;
 RESET search_path;
