@@ -16,10 +16,10 @@
  * so the statement is the same for any number of rows (one prepared plan
  * per table and columns, not one per row count), and the executor
  * initialises one parameter per column, not one expression per value.
- * Every value is a bound parameter converted
- * by the column type's input function, so "5" lands as integer 5 and
- * ["x", "y"] as {x,y}; a value that cannot be converted is an invalid_input
- * answer naming the row, the column and the type, and nothing is inserted.
+ * Every value is a bound parameter converted by the column type's input
+ * function, so "5" lands as integer 5 and ["x", "y"] as {x,y}; a value
+ * that cannot be converted is an invalid_input answer naming the row, the
+ * column and the type, and nothing is inserted.
  *
  * IDENTIFICATION
  *		  src/tools/insert_data.c
