@@ -137,7 +137,23 @@ type_schema_name(Oid typid)
 Oid
 nat_lookup_operator(const char *opname, Oid ltype, Oid rtype, const char *path)
 {
+	HeapTuple	tuple;
 	int			i;
+
+	/*
+	 * An exact match in pg_catalog, which oper() would find first, straight
+	 * from the syscache: most columns have their type's own operators.
+	 */
+	tuple = SearchSysCache4(OPERNAMENSP, CStringGetDatum(opname),
+							ObjectIdGetDatum(ltype), ObjectIdGetDatum(rtype),
+							ObjectIdGetDatum(PG_CATALOG_NAMESPACE));
+	if (HeapTupleIsValid(tuple))
+	{
+		Oid			result = ((Form_pg_operator) GETSTRUCT(tuple))->oid;
+
+		ReleaseSysCache(tuple);
+		return result;
+	}
 
 	for (i = 0; i < 2; i++)
 	{
