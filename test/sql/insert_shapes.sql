@@ -137,7 +137,11 @@ SELECT ins('{"table": "many", "rows": [{"b": 1, "a": 10}, {"a": 11, "b": 2}, {"e
 -- but not array_in's (int2vector) among more than eight types gets its own
 -- input function and check for every row; nothing is kept after the call
 CREATE FUNCTION seen(v int2vector) RETURNS bool LANGUAGE plpgsql AS
-$$BEGIN RAISE NOTICE 'checked %', v; RETURN true; END$$;
+$$BEGIN
+  RAISE NOTICE 'checked % (input function tables: %)', v,
+    (SELECT count(*) FROM pg_backend_memory_contexts WHERE name = 'neon_ai_tools input functions');
+  RETURN true;
+END$$;
 CREATE DOMAIN iv AS int2vector CHECK (seen(VALUE));
 CREATE TABLE vec (a iv, b text, c int4, d int8, e bool, f date, g float8, h numeric, i inet, j uuid);
 SELECT a ->> 'errorType' AS error_type, a ->> 'error' AS error
@@ -148,7 +152,7 @@ FROM ins('{"table": "vec", "rows": [
    "j": "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"}]}') a;
 SELECT ins('{"table": "vec", "rows": [{"a": "1 2", "b": "x"}, {"a": "3", "b": "y"}], "returning": ["a", "b"]}') -> 'data' AS vectors;
 SELECT count(*) AS kept_after_call FROM pg_backend_memory_contexts
-WHERE name = 'neon_ai_tools input functions' OR parent = 'neon_ai_tools input functions';
+WHERE name = 'neon_ai_tools input functions';
 
 -- a conversion outside a call (ai_tool_define checking a default) whose
 -- domain check runs a tool call: that call keeps its input functions to
