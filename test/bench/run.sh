@@ -8,9 +8,9 @@
 # Usage: test/bench/run.sh [seconds per round, default 5] [rounds, default 3]
 # (BENCH_WORKLOADS="point range insert insert_audited update scan" picks
 # workloads; scan loads a 10-million-row table first, about 30 s and 600 MB;
-# point_floor, insert_floor and update_floor compare the tool with the floor
-# of any tool reached through SQL, defined in setup.sql, instead of the
-# hand-written statement;
+# point_floor, insert_floor and update_floor compare the tool with a bare
+# tool written by hand in PL/pgSQL (setup.sql) instead of the hand-written
+# statement;
 # BENCH_CLIENTS=N runs N pgbench clients, default 1; BENCH_MEMORY=no and
 # BENCH_MCP=no leave out the memory and MCP parts; MCP_PROGRAM names the
 # program, default the installed one: the stdio round trips

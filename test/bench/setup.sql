@@ -22,12 +22,12 @@ CREATE TABLE bench_one (id int PRIMARY KEY, name text);
 INSERT INTO bench_one VALUES (1, 'one');
 VACUUM ANALYZE bench;
 VACUUM ANALYZE bench_one;
--- The floor of an in-database tool call (workloads *_floor): the same
+-- A bare tool written by hand (workloads *_floor): the same
 -- statement in a PL/pgSQL function that takes the tool's jsonb arguments,
 -- runs in a subtransaction (an exception block, which "nothing left
 -- behind" needs) and answers with an envelope of the same keys.  No guard,
--- cap, deadline, validation or catalog lookup: what any tool reached
--- through SQL pays at least.
+-- cap, deadline, validation or catalog lookup: what the same interface
+-- costs in PL/pgSQL without any guarantee.
 CREATE FUNCTION floor_select(args jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
 DECLARE
     rows jsonb;
