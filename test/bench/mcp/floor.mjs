@@ -7,26 +7,14 @@
 //
 // Usage: node floor.mjs <neon-ai-tools-mcp path> <host> <port> <db> <user> [calls]
 import { performance } from "node:perf_hooks";
-import { createRequire } from "node:module";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { connect, connectBoth, pct } from "./servers.mjs";
 
 const [program, host, port, db, user, callsArg] = process.argv.slice(2);
 const calls = Number(callsArg ?? 2000);
 const block = 50;
-const require = createRequire(import.meta.url);
-const referenceMain = require.resolve("@modelcontextprotocol/server-postgres/dist/index.js");
-
-async function connect(command, args) {
-  const client = new Client({ name: "floor-bench", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command, args, stderr: "ignore" }));
-  return client;
-}
 
 // each real server's answer to the point query
-const ours = await connect(program, [`host=${host} port=${port} dbname=${db} user=${user}`]);
-const reference = await connect(process.execPath,
-  [referenceMain, `postgresql://${user}@${host}:${port}/${db}`]);
+const { ours, reference } = await connectBoth(program, host, port, db, user);
 const answers = {
   "neon-ai-tools-mcp's answer": await ours.callTool({
     name: "select_query", arguments: { table: "bench", where: { id: 5 } } }),
@@ -68,7 +56,6 @@ for (let done = 0; done < calls; done += block) {
       times[side].push(performance.now() - t0);
     }
 }
-const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
 for (const [side, xs] of Object.entries(times))
   console.log(`stand-in with ${side.padEnd(28)} median ${pct(xs, 0.5).toFixed(3)} ms   p99 ${pct(xs, 0.99).toFixed(3)} ms   (${JSON.stringify(answers[side]).length} bytes)`);
 for (const client of Object.values(sides)) await client.close();

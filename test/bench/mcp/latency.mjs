@@ -7,26 +7,13 @@
 //
 // Usage: node latency.mjs <neon-ai-tools-mcp path> <host> <port> <db> <user> [calls]
 import { performance } from "node:perf_hooks";
-import { createRequire } from "node:module";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { connectBoth, pct } from "./servers.mjs";
 
 const [program, host, port, db, user, callsArg] = process.argv.slice(2);
 const calls = Number(callsArg ?? 1000);
 const block = 50;
-const require = createRequire(import.meta.url);
-const referenceMain = require.resolve("@modelcontextprotocol/server-postgres/dist/index.js");
 
-async function connect(command, args) {
-  const client = new Client({ name: "latency-bench", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command, args, stderr: "ignore" }));
-  return client;
-}
-
-const ours = await connect(program, [`host=${host} port=${port} dbname=${db} user=${user}`]);
-const reference = await connect(process.execPath,
-  [referenceMain, `postgresql://${user}@${host}:${port}/${db}`]);
-
+const { ours, reference } = await connectBoth(program, host, port, db, user);
 const sides = {
   "neon-ai-tools-mcp select_query": (id) => ours.callTool({
     name: "select_query", arguments: { table: "bench", where: { id } } }),
@@ -63,7 +50,6 @@ for (const [name, client] of [["neon-ai-tools-mcp", ours], ["reference server", 
   pings[name] = xs;
 }
 
-const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
 const rows = Object.entries(times).map(([side, xs]) => ({ side, median: pct(xs, 0.5), p95: pct(xs, 0.95), p99: pct(xs, 0.99), n: xs.length }));
 for (const r of rows)
   console.log(`${r.side.padEnd(34)} median ${r.median.toFixed(3)} ms   p95 ${r.p95.toFixed(3)} ms   p99 ${r.p99.toFixed(3)} ms   (${r.n} calls)`);
