@@ -54,7 +54,9 @@
  * While a statement runs we wait on its socket with poll(), also watching
  * the HTTP client's socket: a client that hangs up has its statement
  * cancelled (libpq's cancel request), as has one that another thread
- * cancels through calls.c.  A cancelled request answers MCP_DB_CANCELLED.
+ * cancels through calls.c.  Over stdio we watch standard input instead
+ * (stdio.c's watch_input), where a notifications/cancelled may arrive.  A
+ * cancelled request answers MCP_DB_CANCELLED.
  *
  * Failures are categorized in db_errors.c.
  *
@@ -365,8 +367,10 @@ next_result(McpConn *conn, McpContext *ctx, bool *watching, double start)
 
 	while (PQisBusy(pg))
 	{
-		struct pollfd pfd[2];
+		struct pollfd pfd[3];
 		int			nfds = 1;
+		int			client = -1;
+		int			input = -1;
 		int			timeout = -1;
 		int			rc;
 
@@ -375,10 +379,17 @@ next_result(McpConn *conn, McpContext *ctx, bool *watching, double start)
 		pfd[0].revents = 0;
 		if (*watching)
 		{
-			pfd[1].fd = ctx->client_fd;
-			pfd[1].events = POLLRDHUP;
-			pfd[1].revents = 0;
-			nfds = 2;
+			client = nfds++;
+			pfd[client].fd = ctx->client_fd;
+			pfd[client].events = POLLRDHUP;
+			pfd[client].revents = 0;
+		}
+		if (ctx->watch_input != NULL && ctx->input_fd >= 0)
+		{
+			input = nfds++;
+			pfd[input].fd = ctx->input_fd;
+			pfd[input].events = POLLIN;
+			pfd[input].revents = 0;
 		}
 		if (reporting)
 		{
@@ -389,13 +400,15 @@ next_result(McpConn *conn, McpContext *ctx, bool *watching, double start)
 		rc = poll(pfd, nfds, timeout);
 		if (rc < 0 && errno != EINTR)
 			break;
-		if (nfds == 2 && (pfd[1].revents & (POLLRDHUP | POLLHUP | POLLERR)))
+		if (client >= 0 && (pfd[client].revents & (POLLRDHUP | POLLHUP | POLLERR)))
 		{
 			mcp_log(MCP_LOG_INFO, "the client went away; cancelling its statement");
 			*watching = false;
 			if (ctx->inflight != NULL)
 				mcp_inflight_cancel_one(ctx->inflight);
 		}
+		if (input >= 0 && (pfd[input].revents & (POLLIN | POLLHUP | POLLERR)))
+			ctx->watch_input(ctx);
 		if ((pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) && !PQconsumeInput(pg))
 			break;
 		if (reporting && mcp_now_ms() >= next_progress)

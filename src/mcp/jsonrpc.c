@@ -405,5 +405,6 @@ mcp_context_init(McpContext *ctx, McpSession *session)
 	ctx->session = session;
 	ctx->scope = session != NULL ? session->id : "";
 	ctx->client_fd = -1;
+	ctx->input_fd = -1;
 	ctx->outcome = "ok";
 }

@@ -113,6 +113,7 @@ extern bool mcp_json_string_is_unicode(const char *text, size_t len);
 typedef enum McpReadStatus
 {
 	MCP_READ_MESSAGE,			/* one line read (without its newline) */
+	MCP_READ_NONE,				/* no complete line buffered yet */
 	MCP_READ_TOO_LONG,			/* a line over the limit was skipped */
 	MCP_READ_EOF,				/* end of input */
 	MCP_READ_FAILED				/* read error */
@@ -120,15 +121,23 @@ typedef enum McpReadStatus
 
 typedef struct McpReader
 {
-	FILE	   *in;
-	char	   *buf;			/* the current line, NUL-terminated */
-	size_t		len;			/* its length in bytes */
+	int			fd;
+	char	   *buf;			/* bytes read: [start, end) not yet returned */
 	size_t		cap;			/* allocated size of buf */
+	size_t		start;
+	size_t		end;
+	size_t		scanned;		/* no newline in [start, scanned) */
 	size_t		max_bytes;		/* longest accepted line */
+	bool		skipping;		/* inside a line over the limit */
+	bool		eof;			/* read() returned 0 */
+	bool		failed;			/* read() failed */
+	char	   *line;			/* the line returned last, NUL-terminated */
+	size_t		len;			/* its length in bytes */
 } McpReader;
 
-extern void mcp_reader_init(McpReader *reader, FILE *in, size_t max_bytes);
-extern McpReadStatus mcp_read_message(McpReader *reader);
+extern void mcp_reader_init(McpReader *reader, int fd, size_t max_bytes);
+extern McpReadStatus mcp_reader_next(McpReader *reader);
+extern bool mcp_reader_fill(McpReader *reader);
 extern void mcp_reader_free(McpReader *reader);
 extern bool mcp_write_message(json_object *message);
 
@@ -170,6 +179,13 @@ typedef struct McpContext McpContext;
 typedef void (*McpProgressFn) (McpContext *ctx, double elapsed_ms);
 
 /*
+ * stdio's input watcher: called by db.c whenever input_fd is readable while
+ * a statement runs.  It applies a notifications/cancelled at once and keeps
+ * other messages for later; it sets input_fd to -1 to stop being watched.
+ */
+typedef void (*McpInputFn) (McpContext *ctx);
+
+/*
  * Everything one message is handled with.  The transport fills it; the
  * handlers read it (and set http_status when the transport must answer with
  * something other than 200).
@@ -184,6 +200,8 @@ struct McpContext
 	int			client_fd;		/* HTTP: the client's socket, or -1 */
 	McpProgressFn progress;		/* writes progress notifications, or NULL */
 	void	   *progress_arg;	/* the transport's own */
+	int			input_fd;		/* stdio: standard input, or -1 */
+	McpInputFn	watch_input;	/* stdio: reads input_fd while waiting */
 
 	/* set while the message is handled (mcp.c) */
 	const char *revision;		/* the revision the message is read under */

@@ -3,32 +3,42 @@
  * stdio.c
  *	  Serving MCP over stdio: one session, messages in order, cancellable.
  *
- * A reader thread reads standard input while the main thread answers, so
- * that a notifications/cancelled for the request being answered is seen at
- * once: the reader applies it itself (calls.c sends the statement's cancel
- * request) instead of queueing it behind the request it cancels.  Every
- * other message is queued and answered in order by the main thread, which
- * is the only writer of standard output (answers, and progress
- * notifications for requests that asked for them).  The queue is bounded,
- * so a client that floods us is read no faster than it is answered.
+ * The main thread reads standard input itself and answers each message in
+ * order; it is the only writer of standard output (answers, and progress
+ * notifications for requests that asked for them).  Before each message
+ * runs, and while its statement runs (db.c watches standard input for us:
+ * watch_input), we read ahead: a notifications/cancelled is applied at once
+ * (calls.c sends the statement's cancel request, or remembers it for a
+ * request not begun yet), and other messages are kept, in order, to be
+ * answered next.  At most QUEUE_LIMIT are kept; past that
+ * standard input is not watched until they are answered, so a client that
+ * floods us is read no faster than it is answered.
+ *
+ * Standard input used to be read by a thread of its own that handed every
+ * message to the main thread.  Waking another thread for each message cost
+ * about 25 us a round trip, a third of the program's own time per call
+ * (test/bench/README.md, "MCP stdio").
  *
  * SIGTERM and SIGINT, taken by a signal thread with sigwait(), cancel what
- * is in flight; the program then exits after that answer, as at the end of
- * input.
+ * is in flight and wake the main thread through a pipe; the program then
+ * exits after the answer in progress, as at the end of input.
  *
  * IDENTIFICATION
  *	  src/mcp/stdio.c
  *
  *-------------------------------------------------------------------------
  */
+#include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "neon_ai_tools_mcp.h"
 
-/* at most this many messages wait to be answered */
+/* at most this many messages read ahead of the one being answered */
 #define QUEUE_LIMIT 64
 
 typedef struct QueuedLine
@@ -39,20 +49,27 @@ typedef struct QueuedLine
 	struct QueuedLine *next;
 } QueuedLine;
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
+static McpSession session;		/* the one session of stdio */
+static McpReader reader;		/* standard input */
+
+/* messages read while a statement ran, oldest first (main thread only) */
 static QueuedLine *head = NULL;
 static QueuedLine *tail = NULL;
 static int	queued = 0;
-static bool stopping = false;	/* a signal asked us to exit */
 
-static McpSession session;		/* the one session of stdio */
+/* set by the signal thread */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static bool stopping = false;
+static int	wake_pipe[2] = {-1, -1};
 
-static void *read_input(void *arg);
+static QueuedLine *next_line(void);
+static bool wait_for_input(void);
+static QueuedLine *take_line(McpReadStatus status);
+static void watch_input(McpContext *ctx);
+static bool read_ahead(void);
 static void *wait_for_signal(void *arg);
+static bool is_stopping(void);
 static bool is_cancellation(const char *line, size_t len);
-static void enqueue(McpReadStatus status, const char *text, size_t len);
-static QueuedLine *dequeue(void);
 static void write_progress(McpContext *ctx, double elapsed_ms);
 
 /*
@@ -61,8 +78,6 @@ static void write_progress(McpContext *ctx, double elapsed_ms);
 int
 mcp_serve_stdio(void)
 {
-	McpReader  *reader = mcp_malloc(sizeof(McpReader));
-	pthread_t	reader_thread;
 	pthread_t	signal_thread;
 	sigset_t	signals;
 	int			status = MCP_EXIT_OK;
@@ -74,9 +89,8 @@ mcp_serve_stdio(void)
 	pthread_sigmask(SIG_BLOCK, &signals, NULL);
 
 	session.watch_catalog = true;
-	/* the reader thread owns the reader (and frees it): see the end */
-	mcp_reader_init(reader, stdin, MCP_MAX_MESSAGE_BYTES);
-	if (pthread_create(&reader_thread, NULL, read_input, reader) != 0 ||
+	mcp_reader_init(&reader, STDIN_FILENO, MCP_MAX_MESSAGE_BYTES);
+	if (pipe(wake_pipe) != 0 ||
 		pthread_create(&signal_thread, NULL, wait_for_signal, &signals) != 0)
 	{
 		mcp_log(MCP_LOG_ERROR, "could not start a thread");
@@ -86,7 +100,7 @@ mcp_serve_stdio(void)
 
 	for (;;)
 	{
-		QueuedLine *line = dequeue();
+		QueuedLine *line = next_line();
 		McpContext	ctx;
 		json_object *response = NULL;
 
@@ -106,6 +120,8 @@ mcp_serve_stdio(void)
 		}
 		mcp_context_init(&ctx, &session);
 		ctx.progress = write_progress;
+		ctx.input_fd = STDIN_FILENO;
+		ctx.watch_input = watch_input;
 		if (line->status == MCP_READ_TOO_LONG)
 			response = jsonrpc_oversized_error(MCP_MAX_MESSAGE_BYTES);
 		else
@@ -132,12 +148,6 @@ mcp_serve_stdio(void)
 		}
 	}
 
-	/*
-	 * The reader may be blocked in a read (after a signal, or a failed
-	 * write): leave it to the process's exit.  It frees its own reader, so
-	 * nothing of this frame is left to it.
-	 */
-	pthread_mutex_lock(&lock);
 	while (head != NULL)
 	{
 		QueuedLine *next = head->next;
@@ -146,40 +156,132 @@ mcp_serve_stdio(void)
 		free(head);
 		head = next;
 	}
-	pthread_mutex_unlock(&lock);
-	pthread_detach(reader_thread);
+	mcp_reader_free(&reader);
 	return status;
 }
 
 /*
- * The reader thread.
+ * The next message to answer: one read while a statement ran, else the next
+ * one on standard input, waiting for it.  NULL when a signal asked us to
+ * stop.
  */
-static void *
-read_input(void *arg)
+static QueuedLine *
+next_line(void)
 {
-	McpReader  *reader = arg;
-
 	for (;;)
 	{
-		McpReadStatus rs = mcp_read_message(reader);
+		QueuedLine *line = NULL;
+		McpReadStatus rs;
 
-		if (rs == MCP_READ_MESSAGE && is_cancellation(reader->buf, reader->len))
+		if (is_stopping())
+			return NULL;
+		if (head != NULL)
 		{
-			McpContext	ctx;
-			json_object *response;
+			line = head;
+			head = line->next;
+			if (head == NULL)
+				tail = NULL;
+			queued--;
+		}
+		else if ((rs = mcp_reader_next(&reader)) != MCP_READ_NONE)
+			line = take_line(rs);
+		if (line != NULL)
+		{
+			/*
+			 * What came with it, a cancellation above all, is seen before it
+			 * runs (calls.c keeps a cancellation for a request not begun).
+			 */
+			read_ahead();
+			return line;
+		}
+		if (!wait_for_input())
+			return NULL;
+		mcp_reader_fill(&reader);
+	}
+}
 
-			mcp_context_init(&ctx, &session);
-			response = jsonrpc_process_line(&ctx, reader->buf, reader->len);
-			json_object_put(response);	/* a notification has none */
+/*
+ * Wait until standard input can be read (or is closed).  False when the
+ * signal thread woke us instead.
+ */
+static bool
+wait_for_input(void)
+{
+	struct pollfd pfd[2];
+
+	pfd[0].fd = STDIN_FILENO;
+	pfd[0].events = POLLIN;
+	pfd[1].fd = wake_pipe[0];
+	pfd[1].events = POLLIN;
+	for (;;)
+	{
+		pfd[0].revents = pfd[1].revents = 0;
+		if (poll(pfd, 2, -1) >= 0)
+			return pfd[1].revents == 0;
+		if (errno != EINTR)
+			return true;		/* let read() report what is wrong */
+	}
+}
+
+/* a copy of what mcp_reader_next returned, to answer later */
+static QueuedLine *
+take_line(McpReadStatus status)
+{
+	QueuedLine *line = mcp_malloc(sizeof(QueuedLine));
+
+	line->status = status;
+	line->text = status == MCP_READ_MESSAGE
+		? mcp_strndup(reader.line, reader.len) : NULL;
+	line->len = status == MCP_READ_MESSAGE ? reader.len : 0;
+	line->next = NULL;
+	return line;
+}
+
+/*
+ * db.c calls this while a statement runs (McpInputFn), when standard input
+ * is readable: read what it has, and go on reading ahead.
+ */
+static void
+watch_input(McpContext *ctx)
+{
+	if (!mcp_reader_fill(&reader))
+		ctx->input_fd = -1;		/* the main loop sees the end after this answer */
+	if (!read_ahead())
+		ctx->input_fd = -1;		/* full: read no further until answered */
+}
+
+/*
+ * Take the complete messages already read: apply cancellations at once,
+ * keep the rest in order.  Returns false when the queue is full.
+ */
+static bool
+read_ahead(void)
+{
+	while (queued < QUEUE_LIMIT)
+	{
+		McpReadStatus rs = mcp_reader_next(&reader);
+		QueuedLine *line;
+
+		if (rs == MCP_READ_NONE || rs == MCP_READ_EOF || rs == MCP_READ_FAILED)
+			return true;
+		if (rs == MCP_READ_MESSAGE && is_cancellation(reader.line, reader.len))
+		{
+			McpContext	cancel_ctx;
+
+			mcp_context_init(&cancel_ctx, &session);
+			json_object_put(jsonrpc_process_line(&cancel_ctx, reader.line,
+												 reader.len));
 			continue;
 		}
-		enqueue(rs, reader->buf, reader->len);
-		if (rs == MCP_READ_EOF || rs == MCP_READ_FAILED)
-			break;
+		line = take_line(rs);
+		if (tail != NULL)
+			tail->next = line;
+		else
+			head = line;
+		tail = line;
+		queued++;
 	}
-	mcp_reader_free(reader);
-	free(reader);
-	return NULL;
+	return false;
 }
 
 /*
@@ -191,6 +293,7 @@ wait_for_signal(void *arg)
 {
 	sigset_t   *signals = arg;
 	int			sig;
+	ssize_t		written;
 
 	if (sigwait(signals, &sig) != 0)
 		return NULL;
@@ -198,10 +301,22 @@ wait_for_signal(void *arg)
 			sig == SIGTERM ? "SIGTERM" : "SIGINT");
 	pthread_mutex_lock(&lock);
 	stopping = true;
-	pthread_cond_broadcast(&changed);
 	pthread_mutex_unlock(&lock);
+	written = write(wake_pipe[1], "", 1);
+	(void) written;				/* the pipe is empty: it cannot fail */
 	mcp_inflight_cancel_all();
 	return NULL;
+}
+
+static bool
+is_stopping(void)
+{
+	bool		yes;
+
+	pthread_mutex_lock(&lock);
+	yes = stopping;
+	pthread_mutex_unlock(&lock);
+	return yes;
 }
 
 /*
@@ -225,50 +340,6 @@ is_cancellation(const char *line, size_t len)
 		strcmp(json_object_get_string(method), "notifications/cancelled") == 0;
 	json_object_put(message);
 	return yes;
-}
-
-static void
-enqueue(McpReadStatus status, const char *text, size_t len)
-{
-	QueuedLine *line = mcp_malloc(sizeof(QueuedLine));
-
-	line->status = status;
-	line->text = status == MCP_READ_MESSAGE ? mcp_strndup(text, len) : NULL;
-	line->len = len;
-	line->next = NULL;
-	pthread_mutex_lock(&lock);
-	while (queued >= QUEUE_LIMIT && !stopping)
-		pthread_cond_wait(&changed, &lock);
-	if (tail != NULL)
-		tail->next = line;
-	else
-		head = line;
-	tail = line;
-	queued++;
-	pthread_cond_broadcast(&changed);
-	pthread_mutex_unlock(&lock);
-}
-
-/* the next line, or NULL when a signal asked us to stop */
-static QueuedLine *
-dequeue(void)
-{
-	QueuedLine *line = NULL;
-
-	pthread_mutex_lock(&lock);
-	while (head == NULL && !stopping)
-		pthread_cond_wait(&changed, &lock);
-	if (!stopping)
-	{
-		line = head;
-		head = line->next;
-		if (head == NULL)
-			tail = NULL;
-		queued--;
-		pthread_cond_broadcast(&changed);
-	}
-	pthread_mutex_unlock(&lock);
-	return line;
 }
 
 /*

@@ -464,6 +464,114 @@ unlike(server_log($srv), qr/\berror:/i, 'the server logged no error')
 	is($? >> 8, 0, '... and the session ends with exit code 0');
 }
 
+# (d) stdio: the main thread reads standard input itself; while a
+# statement runs it watches standard input for cancellations and keeps the
+# other messages, in order, for after the answer (src/mcp/stdio.c).
+{
+	my $start = sub {
+		my ($in, $out, $err) = @_;
+		delete local $ENV{PGAPPNAME};
+		return IPC::Run::start([ mcp_program(), '-v', $connstr ],
+			'<', $in, '>', $out, '2>', $err, IPC::Run::timeout(120));
+	};
+	my $call = sub {
+		my ($id, $sql) = @_;
+		return $json->encode({ jsonrpc => '2.0', id => $id, method => 'tools/call',
+			params => { name => 'execute_sql', arguments => { sql => $sql } } }) . "\n";
+	};
+	my $cancel = sub {
+		return $json->encode({ jsonrpc => '2.0', method => 'notifications/cancelled',
+			params => { requestId => $_[0], reason => 'test' } }) . "\n";
+	};
+	my $ping = sub { return $json->encode({ jsonrpc => '2.0', id => $_[0], method => 'ping' }) . "\n" };
+	my $hello = $json->encode($init) . "\n"
+	  . $json->encode({ jsonrpc => '2.0', method => 'notifications/initialized' }) . "\n";
+	my $decode = sub { map { eval { $json->decode($_) } || () } split /\n/, $_[0] };
+
+	# a request and its cancellation in one write: both are in the
+	# program's buffer before the statement starts
+	my ($in, $out, $err) = ($hello . $call->('s1', 'SELECT pg_sleep(30)') . $cancel->('s1'), '', '');
+	my $t0 = time;
+	my $h = $start->(\$in, \$out, \$err);
+	$h->pump until $out =~ /"s1"/ || !$h->pumpable;
+	my ($a1) = grep { ($_->{id} // '') eq 's1' } $decode->($out);
+	is($a1->{result}{structuredContent}{errorType}, 'cancelled',
+		'stdio: a cancellation written together with its request cancels it');
+	cmp_ok(time - $t0, '<', 10, '... at once, not after the 30 s statement');
+
+	# while a call runs: three pings, an over-long line and a
+	# cancellation behind them; the cancellation is applied at once, the
+	# rest answered in order after the call
+	$out = '';
+	my $watch = idle_watch($node);
+	$in .= $call->('s2', 'SELECT pg_sleep(30)');
+	$h->pump_nb while length $in;
+	ok(defined idle_watch_result($watch, 'sleeping'), 'stdio: the second call is running');
+	my $big = '{"jsonrpc":"2.0","id":"big","method":"ping","params":{"pad":"'
+	  . ('x' x (5 * 1024 * 1024)) . '"}}' . "\n";
+	$in .= $ping->('p1') . $ping->('p2') . $big . $ping->('p3') . $cancel->('s2');
+	$t0 = time;
+	$h->pump_nb while length $in;
+	my ($idle) = idle_watch_result($watch, 'idle');
+	my $ms = defined $idle ? ($idle - $t0) * 1000 : 1e9;
+	note(sprintf('measured: stdio cancellation behind 4 messages and 5 MiB -> idle in %.1f ms', $ms));
+	cmp_ok($ms, '<', 2000, '... a cancellation behind other messages and 5 MiB is applied at once');
+	$h->pump until $out =~ /"p3"/ || !$h->pumpable;
+	my @got = $decode->($out);
+	is_deeply([ map { $_->{id} // 'null' } @got ], [ 's2', 'p1', 'p2', 'null', 'p3' ],
+		'... then every message read meanwhile is answered, in order');
+	is($got[0]{result}{structuredContent}{errorType}, 'cancelled', '... the call was cancelled');
+	is($got[3]{error}{code}, -32600, '... the 5 MiB line read during the call gets -32600');
+
+	# more messages during a call than the program keeps (64): the rest
+	# wait in the pipe, and all are answered in order
+	$out = '';
+	$in .= $call->('s3', 'SELECT pg_sleep(1)') . join('', map { $ping->("f$_") } 1 .. 300);
+	$h->pump until $out =~ /"f300"/ || !$h->pumpable;
+	@got = $decode->($out);
+	is_deeply([ map { $_->{id} } @got ], [ 's3', map { "f$_" } 1 .. 300 ],
+		'stdio: 300 messages sent during a call are all answered after it, in order');
+	ok($got[0]{result}{structuredContent}{success}, '... and the call itself succeeded');
+
+	# a line ended by CRLF, and a last line without a newline
+	$out = '';
+	$in .= $ping->('crlf') =~ s/\n$/\r\n/r . $json->encode({ jsonrpc => '2.0', id => 'last', method => 'ping' });
+	$h->pump_nb while length $in;
+	$h->close_stdin if $h->can('close_stdin');
+	$in = undef;
+	$h->finish;
+	is_deeply([ map { $_->{id} } $decode->($out) ], [ 'crlf', 'last' ],
+		'stdio: a CRLF line and a last line without newline are answered');
+	is($? >> 8, 0, '... and the end of input ends the session with exit code 0');
+
+	# SIGTERM while waiting for input, and while a call runs
+	($in, $out, $err) = ($hello . $ping->('w'), '', '');
+	$h = $start->(\$in, \$out, \$err);
+	$h->pump until $out =~ /"w"/ || !$h->pumpable;
+	$t0 = time;
+	$h->signal('TERM');
+	$h->finish;
+	is($? >> 8, 0, 'stdio: SIGTERM while waiting for input: exit code 0');
+	cmp_ok(time - $t0, '<', 5, '... at once');
+	like($err, qr/SIGTERM received/, '... as the log says');
+
+	($in, $out, $err) = ($hello . $call->('s4', 'SELECT pg_sleep(30)') . $ping->('after'), '', '');
+	$watch = idle_watch($node);
+	$h = $start->(\$in, \$out, \$err);
+	$h->pump_nb while length $in;
+	ok(defined idle_watch_result($watch, 'sleeping'), 'stdio: a call is running');
+	$t0 = time;
+	$h->signal('TERM');
+	$h->finish;
+	idle_watch_result($watch, 'idle');
+	@got = $decode->($out);
+	is($? >> 8, 0, 'stdio: SIGTERM during a call: exit code 0');
+	cmp_ok(time - $t0, '<', 10, '... at once, not after the 30 s statement');
+	is_deeply([ map { $_->{id} } grep { defined $_->{id} && $_->{id} ne 1 } @got ], ['s4'],
+		'... the call is answered, the message behind it is not');
+	is($got[-1]{result}{structuredContent}{errorType}, 'cancelled', '... and it says cancelled');
+}
+
 # --- bearer tokens, roles, row-level security ----------------------------------------------
 
 $node->safe_psql(
