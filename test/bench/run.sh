@@ -10,7 +10,9 @@
 # workloads; scan loads a 10-million-row table first, about 30 s and 600 MB;
 # point_floor, insert_floor and update_floor compare the tool with a bare
 # tool written by hand in PL/pgSQL (setup.sql) instead of the hand-written
-# statement;
+# statement; point_wrapped and update_wrapped compare the hand-written
+# statement run by the thinnest C function (wrapped/bench_wrapped.c: SPI in
+# a subtransaction, built and installed here) with the statement itself;
 # BENCH_CLIENTS=N runs N pgbench clients, default 1; BENCH_MEMORY=no and
 # BENCH_MCP=no leave out the memory and MCP parts; MCP_PROGRAM names the
 # program, default the installed one: the stdio round trips
@@ -52,28 +54,40 @@ tps() {
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
 printf '%-28s %12s %12s %8s\n' workload "tool tps" "SQL tps" ratio
-WORKLOADS=${BENCH_WORKLOADS:-point range insert insert_audited update scan point_floor insert_floor update_floor}
+WORKLOADS=${BENCH_WORKLOADS:-point range insert insert_audited update scan point_floor insert_floor update_floor point_wrapped update_wrapped}
 case " $WORKLOADS " in *" scan "*) "${PSQL[@]}" -f "$HERE/setup_scan.sql" >/dev/null ;; esac
+case " $WORKLOADS " in
+    *_wrapped" "*)
+        nat_build "$HERE/wrapped" >/dev/null
+        nat_install "$HERE/wrapped" >/dev/null
+        "${PSQL[@]}" -f "$HERE/wrapped/setup.sql" >/dev/null
+        ;;
+esac
 for w in $WORKLOADS; do
     tool=()
     hand=()
     # the tool's script, and what it is compared with: the hand-written
     # statement, or for *_floor the same statement in a PL/pgSQL function
-    # with the tool's arguments, a subtransaction and an envelope
+    # with the tool's arguments, a subtransaction and an envelope; for
+    # *_wrapped the tool's side is the hand-written statement in a C
+    # function
     script=${w%_audited}
     script=${script%_floor}
+    script=${script%_wrapped}
+    subject=${script}_tool.sql
     reference=${script}_sql.sql
     [ "$w" != "${w%_floor}" ] && reference=$w.sql
+    [ "$w" != "${w%_wrapped}" ] && subject=$w.sql
     options=""
     [ "$w" = insert_audited ] && options="-c neon_ai_tools.audit=writes"
     for ((r = 1; r <= ROUNDS; r++)); do
         # alternate which goes first, so drift affects both alike
         if ((r % 2)); then
-            tool+=("$(PGOPTIONS="$options" tps "${script}_tool.sql")")
+            tool+=("$(PGOPTIONS="$options" tps "$subject")")
             hand+=("$(tps "$reference")")
         else
             hand+=("$(tps "$reference")")
-            tool+=("$(PGOPTIONS="$options" tps "${script}_tool.sql")")
+            tool+=("$(PGOPTIONS="$options" tps "$subject")")
         fi
     done
     t=$(printf '%s\n' "${tool[@]}" | median)
@@ -94,6 +108,8 @@ for w in $WORKLOADS; do
         point_floor) label="point select / its floor" ;;
         insert_floor) label="100-row insert / its floor" ;;
         update_floor) label="10-row update / its floor" ;;
+        point_wrapped) label="point select, C-wrapped" ;;
+        update_wrapped) label="10-row update, C-wrapped" ;;
     esac
     awk -v l="$label" -v t="$t" -v h="$h" -v x="$ratio" 'BEGIN { printf "%-28s %12.1f %12.1f %8.2f\n", l, t, h, x }'
 done

@@ -1,0 +1,2 @@
+\set id random(1, 100000)
+SELECT bench_wrapped_point(:id);
