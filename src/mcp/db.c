@@ -407,7 +407,8 @@ next_result(McpConn *conn, McpContext *ctx, bool *watching, double start)
 			if (ctx->inflight != NULL)
 				mcp_inflight_cancel_one(ctx->inflight);
 		}
-		if (input >= 0 && (pfd[input].revents & (POLLIN | POLLHUP | POLLERR)))
+		if (input >= 0 &&
+			(pfd[input].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)))
 			ctx->watch_input(ctx);
 		if ((pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) && !PQconsumeInput(pg))
 			break;

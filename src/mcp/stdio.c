@@ -29,6 +29,7 @@
  *-------------------------------------------------------------------------
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -38,7 +39,7 @@
 
 #include "neon_ai_tools_mcp.h"
 
-/* at most this many messages read ahead of the one being answered */
+/* at most this many messages (and one more) read ahead of the one answered */
 #define QUEUE_LIMIT 64
 
 typedef struct QueuedLine
@@ -62,6 +63,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static bool stopping = false;
 static int	wake_pipe[2] = {-1, -1};
 
+static bool open_wake_pipe(void);
 static QueuedLine *next_line(void);
 static bool wait_for_input(void);
 static QueuedLine *take_line(McpReadStatus status);
@@ -89,8 +91,14 @@ mcp_serve_stdio(void)
 	pthread_sigmask(SIG_BLOCK, &signals, NULL);
 
 	session.watch_catalog = true;
+	if (fcntl(STDIN_FILENO, F_GETFD) < 0)
+	{
+		/* closed: the wake pipe would take its place */
+		mcp_log(MCP_LOG_ERROR, "could not read standard input");
+		return MCP_EXIT_FATAL;
+	}
 	mcp_reader_init(&reader, STDIN_FILENO, MCP_MAX_MESSAGE_BYTES);
-	if (pipe(wake_pipe) != 0 ||
+	if (!open_wake_pipe() ||
 		pthread_create(&signal_thread, NULL, wait_for_signal, &signals) != 0)
 	{
 		mcp_log(MCP_LOG_ERROR, "could not start a thread");
@@ -158,6 +166,30 @@ mcp_serve_stdio(void)
 	}
 	mcp_reader_free(&reader);
 	return status;
+}
+
+/*
+ * The pipe through which the signal thread wakes the main loop, on
+ * descriptors above standard error (a closed stdout or stderr must not
+ * become it) and not inherited by anything the program runs.
+ */
+static bool
+open_wake_pipe(void)
+{
+	int			i;
+
+	if (pipe(wake_pipe) != 0)
+		return false;
+	for (i = 0; i < 2; i++)
+	{
+		int			fd = fcntl(wake_pipe[i], F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+
+		if (fd < 0)
+			return false;
+		close(wake_pipe[i]);
+		wake_pipe[i] = fd;
+	}
+	return true;
 }
 
 /*
@@ -244,20 +276,23 @@ take_line(McpReadStatus status)
 static void
 watch_input(McpContext *ctx)
 {
-	if (!mcp_reader_fill(&reader))
-		ctx->input_fd = -1;		/* the main loop sees the end after this answer */
-	if (!read_ahead())
-		ctx->input_fd = -1;		/* full: read no further until answered */
+	/* full: read no further until answered (the pipe holds the rest) */
+	if (queued > QUEUE_LIMIT || !mcp_reader_fill(&reader))
+		ctx->input_fd = -1;		/* at the end: the main loop sees it after this answer */
+	else if (!read_ahead())
+		ctx->input_fd = -1;
 }
 
 /*
  * Take the complete messages already read: apply cancellations at once,
- * keep the rest in order.  Returns false when the queue is full.
+ * keep the rest in order.  Returns false when the queue is full: it holds
+ * QUEUE_LIMIT messages and one more, so that a cancellation right behind
+ * QUEUE_LIMIT messages is still applied.
  */
 static bool
 read_ahead(void)
 {
-	while (queued < QUEUE_LIMIT)
+	while (queued <= QUEUE_LIMIT)
 	{
 		McpReadStatus rs = mcp_reader_next(&reader);
 		QueuedLine *line;

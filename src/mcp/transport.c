@@ -55,7 +55,8 @@ mcp_reader_init(McpReader *reader, int fd, size_t max_bytes)
 
 /*
  * The next line among the bytes already read, without reading: into
- * reader->line/len (NUL-terminated, valid until the next mcp_reader_fill).
+ * reader->line/len (NUL-terminated, valid until the next mcp_reader_next or
+ * mcp_reader_fill).
  *
  * Returns MCP_READ_MESSAGE for a line (possibly empty), MCP_READ_TOO_LONG
  * when a line over the limit was consumed and dropped, MCP_READ_NONE when
@@ -136,6 +137,8 @@ mcp_reader_fill(McpReader *reader)
 	if (reader->eof || reader->failed)
 		return false;
 	reader_make_room(reader);
+	if (reader->cap - reader->end < 2)
+		return true;			/* full of lines not taken yet: take them first */
 	do
 		n = read(reader->fd, reader->buf + reader->end,
 				 SMALLER(reader->cap - reader->end - 1, READER_CHUNK));

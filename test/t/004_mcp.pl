@@ -528,6 +528,12 @@ foreach my $case (
 	($rc, $out, my $err) = run_mcp([$connstr], '');
 	is($rc, 0, 'empty input: exit code 0');
 	is($out, '', 'empty input: nothing on stdout');
+
+	# no standard input at all (closed, not empty)
+	IPC::Run::run([ 'sh', '-c', 'exec "$0" "$1" <&-', $program, $connstr ],
+		'>', \$out, '2>', \$err, IPC::Run::timeout(60));
+	is($? >> 8, 2, 'closed standard input: exit code 2');
+	like($err, qr/could not read standard input/, '... saying why');
 }
 
 # --- connection failures, masking ------------------------------------------------------------

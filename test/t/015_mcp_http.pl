@@ -533,6 +533,24 @@ unlike(server_log($srv), qr/\berror:/i, 'the server logged no error')
 		'stdio: 300 messages sent during a call are all answered after it, in order');
 	ok($got[0]{result}{structuredContent}{success}, '... and the call itself succeeded');
 
+	# a cancellation right behind the 64 messages the program keeps
+	$out = '';
+	$watch = idle_watch($node);
+	$in .= $call->('s5', 'SELECT pg_sleep(30)');
+	$h->pump_nb while length $in;
+	ok(defined idle_watch_result($watch, 'sleeping'), 'stdio: a fourth call is running');
+	$in .= join('', map { $ping->("q$_") } 1 .. 64) . $cancel->('s5');
+	$t0 = time;
+	$h->pump_nb while length $in;
+	($idle) = idle_watch_result($watch, 'idle');
+	$ms = defined $idle ? ($idle - $t0) * 1000 : 1e9;
+	cmp_ok($ms, '<', 2000, '... a cancellation behind 64 messages is applied at once');
+	$h->pump until $out =~ /"q64"/ || !$h->pumpable;
+	@got = $decode->($out);
+	is_deeply([ map { $_->{id} } @got ], [ 's5', map { "q$_" } 1 .. 64 ],
+		'... and the 64 messages are answered after the call, in order');
+	is($got[0]{result}{structuredContent}{errorType}, 'cancelled', '... the call was cancelled');
+
 	# a line ended by CRLF, and a last line without a newline
 	$out = '';
 	$in .= $ping->('crlf') =~ s/\n$/\r\n/r . $json->encode({ jsonrpc => '2.0', id => 'last', method => 'ping' });
