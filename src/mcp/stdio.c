@@ -91,12 +91,6 @@ mcp_serve_stdio(void)
 	pthread_sigmask(SIG_BLOCK, &signals, NULL);
 
 	session.watch_catalog = true;
-	if (fcntl(STDIN_FILENO, F_GETFD) < 0)
-	{
-		/* closed: the wake pipe would take its place */
-		mcp_log(MCP_LOG_ERROR, "could not read standard input");
-		return MCP_EXIT_FATAL;
-	}
 	mcp_reader_init(&reader, STDIN_FILENO, MCP_MAX_MESSAGE_BYTES);
 	if (!open_wake_pipe() ||
 		pthread_create(&signal_thread, NULL, wait_for_signal, &signals) != 0)
@@ -170,8 +164,9 @@ mcp_serve_stdio(void)
 
 /*
  * The pipe through which the signal thread wakes the main loop, on
- * descriptors above standard error (a closed stdout or stderr must not
- * become it) and not inherited by anything the program runs.
+ * descriptors above standard error and not inherited by anything the
+ * program runs.  A closed standard input must not become it: left closed,
+ * its first read fails ("could not read standard input", exit 2).
  */
 static bool
 open_wake_pipe(void)
