@@ -182,6 +182,23 @@ nat_jsonb_push_compat(NatJsonb *b, JsonbIteratorToken tok, JsonbValue *v)
 #endif
 
 /*
+ * One type's fields of a GUC record (utils/guc_tables.h), for
+ * setting_guard.c.  Up to 18 each type's struct begins with the
+ * config_generic; 19 put them in a union inside config_generic.
+ */
+#if PG_VERSION_NUM >= 190000
+#define NAT_GUC_BOOL(g) (&(g)->_bool)
+#define NAT_GUC_INT(g) (&(g)->_int)
+#define NAT_GUC_REAL(g) (&(g)->_real)
+#define NAT_GUC_STRING(g) (&(g)->_string)
+#else
+#define NAT_GUC_BOOL(g) ((struct config_bool *) (g))
+#define NAT_GUC_INT(g) ((struct config_int *) (g))
+#define NAT_GUC_REAL(g) ((struct config_real *) (g))
+#define NAT_GUC_STRING(g) ((struct config_string *) (g))
+#endif
+
+/*
  * A type name to its OID and typmod (parser/parse_type.h).  16 replaced
  * parseTypeString()'s missing_ok with a soft-error context.
  * nat_parse_type() raises PostgreSQL's error; nat_parse_type_missing_ok()

@@ -82,6 +82,8 @@ extern int	nat_lock_timeout_ms;
 extern int	nat_max_affected_rows;
 extern char *nat_read_only_allowed_functions;
 extern int	nat_max_tool_calls;
+extern int	nat_run_timeout_ms;
+extern int	nat_call_time_ceiling;	/* in core/execute.c */
 extern const struct config_enum_entry nat_require_ssl_options[];
 extern const struct config_enum_entry nat_audit_options[];
 
@@ -97,6 +99,43 @@ extern void nat_guard_check_end(void);
 extern void nat_guard_end(void);
 extern bool nat_split_allowed_function(const char *entry, char **schema, char **name);
 extern bool nat_function_may_write(Oid funcid);
+extern bool nat_guard_active(void);
+
+/* ---- in core/setting_guard.c: settings a call may not change or raise ---- */
+
+extern void nat_setting_guard_install(void);
+
+/* ---- in core/write_count.c: the rows a call changes, at every level ---- */
+
+struct QueryDesc;
+extern void nat_writes_begin(MemoryContext cxt);
+extern void nat_writes_end(void);
+extern void nat_writes_set_limit(int64 limit);
+extern int64 nat_writes_total(void);
+extern void nat_writes_pause(void);
+extern void nat_writes_resume(void);
+extern void nat_writes_watch(struct QueryDesc *queryDesc);
+extern void nat_writes_check(void);
+extern void nat_writes_add(int64 rows);
+extern bool nat_writes_counting(void);
+extern int64 nat_count_table_rows(Oid relid);
+struct TruncateStmt;
+extern void nat_writes_truncate(struct TruncateStmt *stmt);
+
+/* ---- in core/call_memory.c: the memory cap of a call ---- */
+
+extern int	nat_max_call_memory_kb;
+extern void nat_memory_arm(void);
+extern void nat_memory_disarm(void);
+extern bool nat_memory_exceeded(void);
+extern int	nat_memory_cap_kb(void);
+extern void nat_memory_check(void);
+extern void nat_memory_check_args(Size args_bytes);
+
+/* ---- in core/execute.c: the errors of the call's limits ---- */
+
+pg_noreturn extern void nat_throw_write_limit(int64 total, int64 limit) pg_attribute_noreturn();
+pg_noreturn extern void nat_throw_memory_limit(const char *what) pg_attribute_noreturn();
 
 /* ---- in core/guc_policy.c: the administrator's settings over startup options ---- */
 
@@ -376,6 +415,7 @@ typedef enum NatErrorKind
 	NAT_ERR_CONFIRMATION_REQUIRED,
 	NAT_ERR_LIMIT_EXCEEDED,
 	NAT_ERR_TOOL_DISABLED,
+	NAT_ERR_RESOURCE_LIMIT,
 	NAT_ERR_UNKNOWN_ERROR,
 } NatErrorKind;
 
@@ -683,6 +723,9 @@ typedef struct ToolCall
 								 * nothing */
 	const char *error_type;		/* the error answer's errorType, or NULL */
 	int64		affected_rows;	/* rows changed, for the audit log; -1: none */
+	int64		statement_changed;	/* the last statement's rows changed, every
+									 * level (write_count.c) */
+	int64		statement_own;	/* ... and its own count (SPI); -1: a query */
 
 	/* reported in the envelope */
 	const char *operation;

@@ -121,6 +121,9 @@ typedef struct ToolPlan
 typedef struct PlanResult
 {
 	int64		affected;		/* affectedRows; -1: none */
+	int64		own_affected;	/* the statement's own count where it differs
+								 * from affected (statementAffectedRows); -1:
+								 * the same */
 	RowResult	rows;
 	Datum		value;			/* PLAN_VALUE, in the call's memory */
 } PlanResult;
@@ -154,7 +157,8 @@ extern void nat_response_statements_begin(ToolCall *call);
 extern void nat_response_statement_begin(ToolCall *call, int index,
 										 const char *command);
 extern void nat_response_statement_end(ToolCall *call, bool modifies,
-									   int64 affected, RowResult *rows,
+									   int64 affected, int64 own_affected,
+									   RowResult *rows,
 									   bool multiple);
 extern void nat_response_statements_end(ToolCall *call, int count,
 										bool truncated);

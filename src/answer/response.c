@@ -168,12 +168,26 @@ nat_response_data_end(ToolCall *call, bool opened)
 }
 
 /*
+ * affectedRows: every row the statement changed, at every level (triggers,
+ * rules, cascades, functions); statementAffectedRows: its own count, where
+ * that differs (-1: it does not).
+ */
+static void
+push_affected(ToolCall *call, int64 affected, int64 own_affected)
+{
+	nat_push_int(&call->state, "affectedRows", affected);
+	if (own_affected >= 0 && own_affected != affected)
+		nat_push_int(&call->state, "statementAffectedRows", own_affected);
+}
+
+/*
  * affectedRows, then the rows a write returned.
  */
 static void
-nat_response_write(ToolCall *call, int64 affected, RowResult *result)
+nat_response_write(ToolCall *call, int64 affected, int64 own_affected,
+				   RowResult *result)
 {
-	nat_push_int(&call->state, "affectedRows", affected);
+	push_affected(call, affected, own_affected);
 	nat_response_rows(call, result);
 }
 
@@ -340,7 +354,8 @@ nat_response_plan(ToolCall *call, ToolPlan *plan, PlanResult *result)
 		case PLAN_WRITE:
 		case PLAN_UTILITY:
 			if (result->affected >= 0)
-				nat_response_write(call, result->affected, &result->rows);
+				nat_response_write(call, result->affected, result->own_affected,
+								   &result->rows);
 			else
 				nat_response_rows(call, &result->rows);
 			break;
@@ -386,10 +401,10 @@ nat_response_statement_begin(ToolCall *call, int index, const char *command)
  */
 void
 nat_response_statement_end(ToolCall *call, bool modifies, int64 affected,
-						   RowResult *rows, bool multiple)
+						   int64 own_affected, RowResult *rows, bool multiple)
 {
 	if (modifies)
-		nat_push_int(&call->state, "affectedRows", affected);
+		push_affected(call, affected, own_affected);
 	nat_response_rows(call, rows);
 	if (multiple)
 		nat_jsonb_push(&call->state, WJB_END_OBJECT, NULL);

@@ -109,6 +109,7 @@
 #include "nodes/nodeFuncs.h"
 #include "nodes/parsenodes.h"
 #include "optimizer/planner.h"
+#include "tcop/cmdtag.h"
 #include "tcop/utility.h"
 #include "utils/builtins.h"
 #include "utils/catcache.h"
@@ -199,6 +200,8 @@ typedef struct GuardState
 	List	   *allowed;		/* OIDs from read_only_allowed_functions */
 	bool		allowed_resolved;	/* "allowed" is worked out */
 	List	   *created;		/* ObjectAddress * made during the call */
+	Oid			role;			/* the role setting at the start (InvalidOid: none) */
+	Oid			session_user;	/* the session user at the start */
 	MemoryContext cxt;			/* the call's memory */
 } GuardState;
 
@@ -221,6 +224,7 @@ static object_access_hook_type prev_object_access_hook = NULL;
 static ProcessUtility_hook_type prev_ProcessUtility = NULL;
 static planner_hook_type prev_planner = NULL;
 static ExecutorStart_hook_type prev_executor_start = NULL;
+static ExecutorFinish_hook_type prev_executor_finish = NULL;
 
 static void publish_call_state(void);
 
@@ -444,6 +448,33 @@ check_state_intact(void)
 			 errdetail("It carries the call's rules to parallel workers, and only neon_ai_tools sets it.")));
 }
 
+/*
+ * In the leader, during a call: the call still runs as the role that
+ * started it.  The settings' own guard (setting_guard.c) refuses every
+ * change; this is the wall behind it, two comparisons at each hook.
+ */
+static void
+check_identity_intact(void)
+{
+	if (IsParallelWorker() ||
+		(GetCurrentRoleId() == guard.role && GetSessionUserId() == guard.session_user))
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("the role of a tool call was changed during the call"),
+			 errdetail("A tool call runs as the role that started it, from its start to its end; the call was rolled back.")));
+}
+
+/* what every hook checks first, while a call runs */
+static void
+check_call_bounds(void)
+{
+	nat_deadline_check();
+	nat_memory_check();
+	check_state_intact();
+	check_identity_intact();
+}
+
 static void
 guard_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 					int subId, void *arg)
@@ -454,8 +485,7 @@ guard_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 		return;
 	if (access == OAT_FUNCTION_EXECUTE)
 	{
-		nat_deadline_check();
-		check_state_intact();
+		check_call_bounds();
 		check_function(objectId);
 	}
 	else if (access == OAT_POST_CREATE)
@@ -488,8 +518,7 @@ guard_planner(NAT_PLANNER_ARGS)
 {
 	if (guard.active)
 	{
-		nat_deadline_check();
-		check_state_intact();
+		check_call_bounds();
 		(void) vet_query_walker((Node *) parse, NULL);
 	}
 	if (prev_planner)
@@ -558,6 +587,9 @@ refused_utility(Node *stmt)
 			return "DISCARD";
 		case T_LoadStmt:
 			return "LOAD";
+		case T_CopyStmt:
+			return ((CopyStmt *) stmt)->is_from ?
+				"COPY ... FROM (the rows it loads would not count against the call's write limit)" : NULL;
 		case T_NotifyStmt:
 			return guard.read_only ? "NOTIFY" : NULL;
 		case T_DeclareCursorStmt:
@@ -615,6 +647,55 @@ refused_utility(Node *stmt)
 	}
 }
 
+/*
+ * Why a statement that changes the call's identity may not run, or NULL.
+ * The settings' check hooks refuse the same change however it is made
+ * (setting_guard.c); this names the statement.
+ */
+static const char *
+refused_identity(Node *stmt)
+{
+	VariableSetStmt *vs;
+
+	if (!IsA(stmt, VariableSetStmt))
+		return NULL;
+	vs = (VariableSetStmt *) stmt;
+	if (vs->name == NULL)
+		return NULL;
+	if (strcmp(vs->name, "role") == 0)
+		return vs->kind == VAR_RESET ? "RESET ROLE" : "SET ROLE";
+	if (strcmp(vs->name, "session_authorization") == 0)
+		return vs->kind == VAR_RESET ? "RESET SESSION AUTHORIZATION" : "SET SESSION AUTHORIZATION";
+	return NULL;
+}
+
+/*
+ * In a read-only call, the utility statements that change nothing are the
+ * only ones that run (an allow-list: PostgreSQL lets CLUSTER, REINDEX,
+ * ANALYZE, VACUUM, CHECKPOINT, LOCK and others run in a read-only
+ * transaction).  The name of a refused one, or NULL.  DO and CALL run: what
+ * they run is vetted at its own level, as is what EXPLAIN ANALYZE runs.
+ */
+static const char *
+refused_read_only(Node *stmt)
+{
+	switch (nodeTag(stmt))
+	{
+		case T_ExplainStmt:
+		case T_VariableShowStmt:
+		case T_VariableSetStmt:	/* SET LOCAL and SET TRANSACTION only, see above */
+		case T_DeclareCursorStmt:	/* without HOLD, see above */
+		case T_FetchStmt:
+		case T_ClosePortalStmt:
+		case T_ConstraintsSetStmt:	/* IMMEDIATE only, see above */
+		case T_DoStmt:
+		case T_CallStmt:
+			return NULL;
+		default:
+			return GetCommandTagName(CreateCommandTag(stmt));
+	}
+}
+
 static void
 run_utility(PlannedStmt *pstmt, const char *queryString,
 			bool readOnlyTree, ProcessUtilityContext context,
@@ -637,19 +718,32 @@ guard_process_utility(PlannedStmt *pstmt, const char *queryString,
 {
 	if (guard.active)
 	{
+		Node	   *stmt = pstmt->utilityStmt;
 		const char *what;
 
-		nat_deadline_check();
-		check_state_intact();
+		check_call_bounds();
 		publish_call_state();
-		what = refused_utility(pstmt->utilityStmt);
-		if (what != NULL)
+		if ((what = refused_identity(stmt)) != NULL)
 			ereport(ERROR,
-					(errcode(guard.read_only && IsA(pstmt->utilityStmt, NotifyStmt) ?
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("%s is not allowed in a tool call", what),
+					 errdetail("A tool call runs as the role that started it, from its start to its end, at every level."),
+					 errhint("Grant the rights the call needs to that role, or use a SECURITY DEFINER function.")));
+		if ((what = refused_utility(stmt)) != NULL)
+			ereport(ERROR,
+					(errcode(guard.read_only && IsA(stmt, NotifyStmt) ?
 							 ERRCODE_READ_ONLY_SQL_TRANSACTION : ERRCODE_INSUFFICIENT_PRIVILEGE),
 					 errmsg("%s is not allowed in a tool call", what),
 					 errdetail("A tool call leaves nothing behind in the session: no listeners, prepared statements, held cursors, temporary objects or session settings."),
 					 errhint("Use SET LOCAL for settings, and ordinary tables or CTEs instead of temporary ones.")));
+		if (guard.read_only && (what = refused_read_only(stmt)) != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+					 errmsg("%s is not allowed in a read-only tool call", what),
+					 errdetail("A read-only call runs only utility statements that change nothing: EXPLAIN, SHOW, SET LOCAL, DECLARE without HOLD, FETCH, CLOSE, DO and CALL."),
+					 errhint("Read the data without it, or call the tool without read_only where writing is allowed.")));
+		if (IsA(stmt, TruncateStmt) && nat_writes_counting())
+			nat_writes_truncate((TruncateStmt *) stmt);
 	}
 	if (guard.active && IsA(pstmt->utilityStmt, RefreshMatViewStmt) &&
 		((RefreshMatViewStmt *) pstmt->utilityStmt)->concurrent)
@@ -783,6 +877,31 @@ guard_executor_start(QueryDesc *queryDesc, int eflags)
 		prev_executor_start(queryDesc, eflags);
 	else
 		standard_ExecutorStart(queryDesc, eflags);
+	/* the plan's state is built: count the rows it will change */
+	if (guard.active && !guard.read_only)
+		nat_writes_watch(queryDesc);
+}
+
+/*
+ * A statement of the call has finished, its AFTER triggers and foreign-key
+ * actions included: past the call's write limit, the call fails.
+ */
+static void
+guard_executor_finish(QueryDesc *queryDesc)
+{
+	if (prev_executor_finish)
+		prev_executor_finish(queryDesc);
+	else
+		standard_ExecutorFinish(queryDesc);
+	if (guard.active && !guard.read_only)
+		nat_writes_check();
+}
+
+/* is a tool call being guarded in this process? */
+bool
+nat_guard_active(void)
+{
+	return guard.active;
 }
 
 /*
@@ -803,6 +922,8 @@ nat_guard_begin(bool read_only, MemoryContext cxt)
 	guard.allowed_resolved = false;
 	if (read_only)
 		resolve_allowed();
+	guard.role = GetCurrentRoleId();
+	guard.session_user = GetSessionUserId();
 	/* what publish_call_state() sets, if a worker may start */
 	snprintf(published_state, sizeof(published_state), "%c," INT64_FORMAT ",%d",
 			 read_only ? 'r' : 'w', (int64) deadline, timeout_ms);
@@ -840,6 +961,7 @@ nat_guard_check_end(void)
 {
 	ListCell   *lc;
 
+	check_identity_intact();
 	if (guard.created == NIL)
 		return;
 	CommandCounterIncrement();	/* see the catalog rows the call made */
@@ -993,4 +1115,8 @@ nat_guard_install(void)
 	planner_hook = guard_planner;
 	prev_executor_start = ExecutorStart_hook;
 	ExecutorStart_hook = guard_executor_start;
+	prev_executor_finish = ExecutorFinish_hook;
+	ExecutorFinish_hook = guard_executor_finish;
+
+	nat_setting_guard_install();
 }

@@ -110,6 +110,8 @@ consume_nonce(const char *nonce, TimestampTz expires)
 	GetUserIdAndSecContext(&save_userid, &save_sec_context);
 	SetUserIdAndSecContext(owner, save_sec_context | SECURITY_LOCAL_USERID_CHANGE |
 						   SECURITY_RESTRICTED_OPERATION);
+	/* the call's own bookkeeping: not the agent's rows (write_count.c) */
+	nat_writes_pause();
 	PG_TRY();
 	{
 		if (SPI_connect() != SPI_OK_CONNECT)
@@ -121,6 +123,7 @@ consume_nonce(const char *nonce, TimestampTz expires)
 	}
 	PG_FINALLY();
 	{
+		nat_writes_resume();
 		SetUserIdAndSecContext(save_userid, save_sec_context);
 	}
 	PG_END_TRY();

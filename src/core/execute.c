@@ -35,6 +35,7 @@
 
 #include "access/xact.h"
 #include "access/xlog.h"
+#include "commands/sequence.h"
 #include "continuation.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
@@ -53,6 +54,12 @@
 /* calls in progress in this backend: tools do not nest */
 static int	call_depth = 0;
 
+/* ai_tool_run(): the time left to its calls (ms), 0 outside it */
+int			nat_call_time_ceiling = 0;
+
+/* the call in progress, for the errors of its limits */
+static ToolCall *current_call = NULL;
+
 /*
  * Effective time limit of the call: the timeout_ms argument, or the
  * neon_ai_tools.timeout default, never above neon_ai_tools.max_timeout nor
@@ -67,6 +74,9 @@ nat_effective_timeout(ToolCall *call)
 	/* a custom tool's own cap lowers both */
 	if (call->tool && call->tool->timeout_ms > 0)
 		ms = Min(ms, (int64) call->tool->timeout_ms);
+	/* so does the time left to the calls of one model response */
+	if (nat_call_time_ceiling > 0)
+		ms = Min(ms, (int64) nat_call_time_ceiling);
 	return (int) Min(ms, (int64) nat_max_timeout_ms);
 }
 
@@ -160,6 +170,29 @@ restore_call_settings(void)
 	if (caller_lock_timeout >= 0)
 		LockTimeout = caller_lock_timeout;
 	caller_lock_timeout = -1;
+}
+
+/*
+ * resource_limit: the call went over neon_ai_tools.max_call_memory.
+ */
+static ToolError *
+memory_limit_error(void)
+{
+	ToolError  *err = nat_error(NAT_ERR_RESOURCE_LIMIT,
+								"the tool call used more memory than neon_ai_tools.max_call_memory (%d kB) allows and was stopped; nothing was changed",
+								nat_memory_cap_kb() > 0 ? nat_memory_cap_kb() : nat_max_call_memory_kb);
+
+	err->suggestion = pstrdup("Ask for less at once: fewer or smaller values, a narrower filter, fewer rows or joined tables. The limit is the server's (neon_ai_tools.max_call_memory).");
+	return err;
+}
+
+void
+nat_throw_memory_limit(const char *what)
+{
+	ToolError  *err = memory_limit_error();
+
+	err->message = psprintf("%s; nothing was changed", what);
+	nat_throw(err);
 }
 
 /*
@@ -304,6 +337,9 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		int			timeout_ms;
 
 		nat_check_connection();
+		/* before anything copies them */
+		if (args != NULL)
+			nat_memory_check_args(VARSIZE_ANY(args));
 		tool = call->tool = find_available_tool(name);
 		call->operation = tool->operation;
 		call->args = nat_normalize_args(tool, args);
@@ -319,6 +355,9 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		call->deadline = nat_timer_deadline(&timeout_ms);
 		nat_guard_begin(call->read_only, callcxt);	/* after: reads the
 													 * deadline */
+		if (!call->read_only)
+			nat_writes_begin(callcxt);
+		nat_memory_arm();
 
 		/* validated and decoded (above); planned; run and rendered */
 		nat_response_begin(call);
@@ -329,8 +368,11 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		else
 			nat_run_plan(call, &plan);
 
+		/* every row the call changed, at every level, within its limit */
+		nat_writes_check();
 		/* disarm, then let a cancel that raced with the end surface here */
 		nat_timer_disarm();
+		nat_memory_disarm();
 		CHECK_FOR_INTERRUPTS();
 		/* code that caught the cancel and finished anyway still timed out */
 		if (nat_timer_fired())
@@ -340,6 +382,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 							call->timeout_ms)));
 		nat_guard_check_end();
 		nat_guard_end();
+		nat_writes_end();
 		AtEOXact_GUC(false, nest);
 		restore_call_settings();
 
@@ -349,7 +392,9 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 	PG_CATCH();
 	{
 		nat_timer_disarm();
+		nat_memory_disarm();
 		nat_guard_end();
+		nat_writes_end();
 		MemoryContextSwitchTo(callcxt);
 		edata = CopyErrorData();
 		FlushErrorState();
@@ -368,7 +413,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		return answer;
 	}
 
-	ours = nat_timer_fired();
+	ours = nat_timer_fired() || nat_memory_exceeded();
 	RollbackAndReleaseCurrentSubTransaction();
 	restore_call_settings();	/* after the rollback put back ours */
 	MemoryContextSwitchTo(callcxt);
@@ -381,10 +426,13 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 	/* a re-fire of our timer must not cancel the caller's statement */
 	if (ours)
 		QueryCancelPending = false;
-	call->timed_out = ours && edata->sqlerrcode == ERRCODE_QUERY_CANCELED;
+	call->timed_out = nat_timer_fired() && !nat_memory_exceeded() &&
+		edata->sqlerrcode == ERRCODE_QUERY_CANCELED;
 
 	if (edata->sqlerrcode != ERRCODE_NAT_TOOL_ERROR)
 		err = NULL;
+	if (nat_memory_exceeded() && !call->timed_out)
+		err = memory_limit_error();
 	if (err == NULL && !call->timed_out)
 		err = conversion_error(edata);
 	return nat_error_response(call, edata, err);
@@ -407,6 +455,7 @@ nat_run_tool_call(const char *name, Jsonb *args, bool plan_only)
 	Jsonb	   *volatile answer = NULL;
 	Jsonb	   *result;
 	int			nest;
+	Oid			call_user = GetUserId();
 
 	if (call_depth > 0)
 		ereport(ERROR,
@@ -443,6 +492,7 @@ nat_run_tool_call(const char *name, Jsonb *args, bool plan_only)
 	nat_conversion_begin(callcxt);
 
 	call_depth++;
+	current_call = call;
 	PG_TRY();
 	{
 		answer = run_in_subtransaction(call, name, args);
@@ -450,6 +500,10 @@ nat_run_tool_call(const char *name, Jsonb *args, bool plan_only)
 	PG_FINALLY();
 	{
 		call_depth--;
+		current_call = NULL;
+		/* sequence state (currval, lastval) the call leaves to another role */
+		if (call_user != GetSessionUserId())
+			ResetSequenceCaches();
 		nat_set_error_context(NULL);
 		nat_conversion_end();
 	}
@@ -469,7 +523,8 @@ nat_run_tool_call(const char *name, Jsonb *args, bool plan_only)
 }
 
 /*
- * Raise limit_exceeded: the statement would change more rows than the cap.
+ * Raise limit_exceeded: the call would change more rows than the cap (at
+ * every level: write_count.c).
  */
 static void
 throw_limit_exceeded(ToolCall *call, int64 affected, int64 max_affected)
@@ -486,6 +541,14 @@ throw_limit_exceeded(ToolCall *call, int64 affected, int64 max_affected)
 	if (call->table)
 		err->affected_resources = list_make1(call->table);
 	nat_throw(err);
+}
+
+void
+nat_throw_write_limit(int64 total, int64 limit)
+{
+	Assert(current_call != NULL);
+	throw_limit_exceeded(current_call, total, limit);
+	pg_unreachable();
 }
 
 /*
@@ -545,6 +608,7 @@ execute_statement(ToolCall *call, const char *sql, QueryParams *params,
 	SPIExecuteOptions options;
 	DestReceiver *sink;
 	int64		affected;
+	int64		changed_before = nat_writes_total();
 	int			rc;
 
 	call->query = MemoryContextStrdup(call->cxt, sql);
@@ -585,13 +649,18 @@ execute_statement(ToolCall *call, const char *sql, QueryParams *params,
 	affected = (int64) SPI_processed;	/* SPI_finish() restores the caller's */
 	SPI_finish();
 
-	if (query)
-		return result->row_count;
-
-	call->affected_rows = Max(call->affected_rows, 0) + affected;
-	if (max_affected >= 0 && affected > max_affected)
-		throw_limit_exceeded(call, affected, max_affected);
-	return affected;
+	/*
+	 * What the statement changed at every level, as the executor counted it
+	 * (write_count.c; a read-only call changes nothing and is not counted).
+	 */
+	call->statement_own = query ? -1 : affected;
+	call->statement_changed = call->read_only ? (query ? 0 : affected) :
+		nat_writes_total() - changed_before;
+	if (!query || call->statement_changed > 0)
+		call->affected_rows = Max(call->affected_rows, 0) + call->statement_changed;
+	if (max_affected >= 0 && nat_writes_total() > max_affected)
+		throw_limit_exceeded(call, nat_writes_total(), max_affected);
+	return query ? result->row_count : call->statement_changed;
 }
 
 
@@ -661,8 +730,8 @@ run_agent_statement(ToolCall *call, ToolPlan *plan, RawStmt *rs, int index)
 	Query	   *query;
 	QueryParams bound;
 	RowResult	rows;
-	int64		affected;
 	bool		modifies;
+	bool		dml;
 
 	/*
 	 * The statement's analysis, bound values and execution live in a context
@@ -681,13 +750,22 @@ run_agent_statement(ToolCall *call, ToolPlan *plan, RawStmt *rs, int index)
 								 &bound, what);
 
 	modifies = changes_rows(query);
-	affected = execute_statement(call, nat_statement_text(plan->source, rs), &bound,
-								 query->commandType == CMD_SELECT && !modifies,
-								 modifies ? plan->max_affected : -1,
-								 plan->caps, &rows);
+	dml = query->commandType != CMD_SELECT && query->commandType != CMD_UTILITY;
+	(void) execute_statement(call, nat_statement_text(plan->source, rs), &bound,
+							 query->commandType == CMD_SELECT && !modifies,
+							 plan->max_affected, plan->caps, &rows);
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(stmtcxt);
-	nat_response_statement_end(call, modifies, affected, &rows, plan->multiple);
+
+	/*
+	 * affectedRows for a statement that changed rows at any level (a SELECT
+	 * of a function that deletes, a DO block), with the statement's own
+	 * count beside it where that differs.
+	 */
+	nat_response_statement_end(call, modifies || call->statement_changed > 0,
+							   call->statement_changed,
+							   dml ? call->statement_own : -1,
+							   &rows, plan->multiple);
 	return rows.truncated;
 }
 
@@ -765,7 +843,16 @@ nat_run_plan(ToolCall *call, ToolPlan *plan)
 
 	memset(&result, 0, sizeof(result));
 	result.affected = -1;
+	result.own_affected = -1;
 	nat_response_warnings(call, plan->warnings);
+
+	/*
+	 * The write limit holds for every row the call changes, whatever the tool:
+	 * the plan's own cap, else the server's.
+	 */
+	if (!call->read_only)
+		nat_writes_set_limit(plan->max_affected >= 0 ? plan->max_affected :
+							 nat_max_affected_rows);
 	switch (plan->run)
 	{
 		case PLAN_ROWS:
@@ -776,6 +863,7 @@ nat_run_plan(ToolCall *call, ToolPlan *plan)
 			result.affected = execute_statement(call, plan->sql, &plan->params,
 												false, plan->max_affected,
 												plan->caps, &result.rows);
+			result.own_affected = call->statement_own;
 			break;
 		case PLAN_UTILITY:
 			if (plan->affected_from == PLAN_AFFECTED_COUNT)

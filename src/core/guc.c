@@ -49,6 +49,7 @@ int			nat_timeout_ms = 30000;
 int			nat_max_timeout_ms = 300000;
 int			nat_lock_timeout_ms = 5000;
 int			nat_max_tool_calls = 16;
+int			nat_run_timeout_ms = 0;
 int			nat_max_affected_rows = 1000;
 int			nat_require_ssl = NAT_REQUIRE_SSL_REMOTE;
 int			nat_audit = NAT_AUDIT_WRITES;
@@ -86,6 +87,31 @@ define_tool_run_settings(void)
 							16, 1, 1000,
 							PGC_SUSET,
 							0,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("neon_ai_tools.run_timeout",
+							"Time limit of all the tool calls ai_tool_run() runs from one model response.",
+							"Zero means neon_ai_tools.max_timeout; never above it. Calls past it are answered with a timeout error and not run.",
+							&nat_run_timeout_ms,
+							0, 0, INT_MAX,
+							PGC_USERSET,
+							GUC_UNIT_MS,
+							NULL, NULL, NULL);
+}
+
+/*
+ * The memory cap of one call (call_memory.c).
+ */
+static void
+define_call_memory_setting(void)
+{
+	DefineCustomIntVariable("neon_ai_tools.max_call_memory",
+							"Maximum memory one tool call may add to its backend.",
+							"A call that grows its backend's private memory by more is stopped and answered resource_limit; arguments larger than an eighth of it are refused.",
+							&nat_max_call_memory_kb,
+							256 * 1024, 8 * 1024, INT_MAX,
+							PGC_SUSET,
+							GUC_UNIT_KB,
 							NULL, NULL, NULL);
 }
 
@@ -178,6 +204,8 @@ nat_define_settings(void)
 							PGC_SUSET,
 							0,
 							NULL, NULL, NULL);
+
+	define_call_memory_setting();
 
 	DefineCustomEnumVariable("neon_ai_tools.require_ssl",
 							 "Which connections must use SSL to call tools.",

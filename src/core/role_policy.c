@@ -122,6 +122,8 @@ static const PolicySetting policy_settings[] = {
 	{"neon_ai_tools.audit_log_client", COMBINE_ON_WINS, 0, NULL, &nat_audit_log_client},
 	{"neon_ai_tools.read_only_allowed_functions", COMBINE_FUNCTIONS, 0, NULL, &nat_read_only_allowed_functions},
 	{"neon_ai_tools.max_tool_calls", COMBINE_SMALLER, 0, NULL, &nat_max_tool_calls},
+	{"neon_ai_tools.run_timeout", COMBINE_SMALLER_NONZERO, GUC_UNIT_MS, NULL, &nat_run_timeout_ms},
+	{"neon_ai_tools.max_call_memory", COMBINE_SMALLER, GUC_UNIT_KB, NULL, &nat_max_call_memory_kb},
 	{"neon_ai_tools.confirmation", COMBINE_LATER_OPTION, 0, nat_confirmation_options, &nat_confirmation},
 	{"neon_ai_tools.confirmation_timeout", COMBINE_SMALLER, GUC_UNIT_MS, NULL, &nat_confirmation_timeout_ms},
 	{"neon_ai_tools.confirmation_min_rows", COMBINE_SMALLER, 0, NULL, &nat_confirmation_min_rows},

@@ -37,7 +37,10 @@
  * that does not parse, for OpenAI) answer invalid_parameters without
  * running anything.  Calls past neon_ai_tools.max_tool_calls answer
  * limit_exceeded, unrun: every call must get an answer, or the provider
- * refuses the next request.  A response without tool calls answers [].
+ * refuses the next request.  All the calls share one deadline,
+ * neon_ai_tools.run_timeout (0: the role's max_timeout): each runs with at
+ * most the time left, and calls past it answer timeout, unrun.  A response
+ * without tool calls answers [].
  *
  * IDENTIFICATION
  *		  src/core/tool_run.c
@@ -52,6 +55,7 @@
 #include "utils/builtins.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"
+#include "utils/timestamp.h"
 
 typedef enum RunDialect
 {
@@ -376,8 +380,15 @@ option_dialect(Jsonb *options)
 /*
  * An error answer for a call that was not run, in the envelope's shape.
  */
+typedef enum UnrunReason
+{
+	UNRUN_TOO_MANY,				/* past max_tool_calls */
+	UNRUN_BAD_ARGS,				/* arguments that are no JSON object */
+	UNRUN_DEADLINE				/* past run_timeout */
+} UnrunReason;
+
 static Jsonb *
-unrun_answer(const ModelCall *mc, bool limit, const char *message)
+unrun_answer(const ModelCall *mc, UnrunReason reason, const char *message)
 {
 	StringInfoData buf;
 	instr_time	start;
@@ -388,10 +399,13 @@ unrun_answer(const ModelCall *mc, bool limit, const char *message)
 	escape_json(&buf, mc->name[0] ? nat_clip(mc->name) : "ai_tool_run");
 	appendStringInfoString(&buf, ",\"error\":");
 	escape_json(&buf, message);
-	if (limit)
+	if (reason == UNRUN_TOO_MANY)
 		appendStringInfo(&buf, ",\"errorType\":\"limit_exceeded\",\"error_type\":\"limit_exceeded\","
 						 "\"retryable\":false,\"suggestion\":\"Make fewer tool calls in one response (at most %d); make this one again in the next turn.\"",
 						 nat_max_tool_calls);
+	else if (reason == UNRUN_DEADLINE)
+		appendStringInfoString(&buf, ",\"errorType\":\"timeout\",\"error_type\":\"timeout\","
+							   "\"retryable\":true,\"suggestion\":\"The calls before it used the time all the calls of one response share; make this one again in the next turn, or fewer or faster calls in one response.\"");
 	else
 		appendStringInfoString(&buf, ",\"errorType\":\"invalid_parameters\",\"error_type\":\"invalid_request\","
 							   "\"retryable\":false,\"suggestion\":\"Pass the arguments as one JSON object that matches the tool's parameters.\"");
@@ -406,15 +420,36 @@ unrun_answer(const ModelCall *mc, bool limit, const char *message)
  * Run one call (or answer why not) and return its answer.
  */
 static Jsonb *
-run_call(const ModelCall *mc, int index)
+run_call(const ModelCall *mc, int index, TimestampTz deadline, int run_ms)
 {
+	long		secs;
+	int			usecs;
+	int64		left_ms;
+	Jsonb	   *volatile answer = NULL;
+
 	if (index >= nat_max_tool_calls)
-		return unrun_answer(mc, true,
+		return unrun_answer(mc, UNRUN_TOO_MANY,
 							psprintf("the response has more tool calls than the limit of %d; this one was not run",
 									 nat_max_tool_calls));
 	if (mc->bad_args)
-		return unrun_answer(mc, false, mc->bad_args);
-	return nat_run_tool_call(mc->name, mc->args, false);
+		return unrun_answer(mc, UNRUN_BAD_ARGS, mc->bad_args);
+	TimestampDifference(GetCurrentTimestamp(), deadline, &secs, &usecs);
+	left_ms = (int64) secs * 1000 + usecs / 1000;
+	if (left_ms < 1)
+		return unrun_answer(mc, UNRUN_DEADLINE,
+							psprintf("the tool calls of this response ran past their shared time limit of %d ms; this one was not run",
+									 run_ms));
+	nat_call_time_ceiling = (int) Min(left_ms, (int64) INT_MAX);
+	PG_TRY();
+	{
+		answer = nat_run_tool_call(mc->name, mc->args, false);
+	}
+	PG_FINALLY();
+	{
+		nat_call_time_ceiling = 0;
+	}
+	PG_END_TRY();
+	return answer;
 }
 
 static bool
@@ -499,6 +534,8 @@ nat_run_model_response(Jsonb *response, Jsonb *options)
 	StringInfoData buf;
 	ListCell   *lc;
 	bool		wrapped;
+	int			run_ms;
+	TimestampTz deadline;
 
 	if (JB_ROOT_IS_SCALAR(response))
 		ereport(ERROR,
@@ -525,6 +562,10 @@ nat_run_model_response(Jsonb *response, Jsonb *options)
 	if (calls != NIL && wrapped)
 		appendStringInfo(&buf, "{\"role\":\"user\",\"%s\":[",
 						 dialect == DIALECT_ANTHROPIC ? "content" : "parts");
+	/* one deadline for every call of the response */
+	run_ms = nat_run_timeout_ms > 0 ? Min(nat_run_timeout_ms, nat_max_timeout_ms) :
+		nat_max_timeout_ms;
+	deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), run_ms);
 	foreach(lc, calls)
 	{
 		ModelCall  *mc = lfirst(lc);
@@ -532,7 +573,8 @@ nat_run_model_response(Jsonb *response, Jsonb *options)
 		CHECK_FOR_INTERRUPTS();
 		if (foreach_current_index(lc) > 0)
 			appendStringInfoChar(&buf, ',');
-		append_result(&buf, dialect, mc, run_call(mc, foreach_current_index(lc)));
+		append_result(&buf, dialect, mc,
+					  run_call(mc, foreach_current_index(lc), deadline, run_ms));
 	}
 	if (calls != NIL && wrapped)
 		appendStringInfoString(&buf, "]}");

@@ -122,7 +122,7 @@ FROM unnest(ARRAY[
   $q$DO $$BEGIN PERFORM pg_advisory_lock(11); END$$$q$,
   $q$SELECT pg_try_advisory_lock(12)$q$,
   $q$SELECT pg_advisory_unlock_all()$q$,
-  $q$DO $$BEGIN SET work_mem = '66MB'; END$$$q$,
+  $q$DO $$BEGIN SET work_mem = '3MB'; END$$$q$,
   $q$DO $$BEGIN RESET work_mem; END$$$q$,
   $q$DO $$BEGIN CREATE TEMP TABLE orders (id int, note text); END$$$q$,
   $q$DO $$BEGIN CREATE TABLE pg_temp.orders (id int, note text); END$$$q$,
@@ -141,7 +141,7 @@ SET ROLE regress_enf_agent;
 SELECT enf.rw('SELECT enf.listen_fn()') ->> 'error' AS sql_function;
 SELECT ai_tool_call('insert_data', '{"table": "enf.log", "rows": {"entry": "x"}}') ->> 'error' AS trigger;
 -- what a call may do: SET LOCAL, transaction-level locks, NOTIFY when writing
-SELECT enf.rw($q$DO $$BEGIN SET LOCAL work_mem = '66MB'; PERFORM pg_advisory_xact_lock(14); END$$$q$) ->> 'status' AS allowed;
+SELECT enf.rw($q$DO $$BEGIN SET LOCAL work_mem = '3MB'; PERFORM pg_advisory_xact_lock(14); END$$$q$) ->> 'status' AS allowed;
 SELECT * FROM enf.state;
 
 -- what would run after the call, at the caller's commit, is refused too

@@ -62,7 +62,7 @@ FROM unnest(ARRAY[
   'SAVEPOINT s',
   'SET ROLE postgres',
   'SET SESSION AUTHORIZATION postgres',
-  'SET work_mem = ''77MB''',
+  'SET work_mem = ''2MB''',
   'RESET ALL',
   'DISCARD ALL',
   'LISTEN chan',
@@ -83,9 +83,9 @@ FROM unnest(ARRAY[
 
 -- nothing a statement does to the session outlives the call
 SHOW work_mem;
-SELECT call('execute_sql', '{"sql": "SELECT set_config(''work_mem'', ''77MB'', false)"}') -> 'data' AS data;
-SELECT call('execute_sql', '{"sql": "DO $$BEGIN SET work_mem = ''66MB''; PERFORM set_config(''search_path'', ''pg_temp'', false); END$$"}') ->> 'error' AS error;
-SELECT call('execute_sql', '{"sql": "DO $$BEGIN SET LOCAL work_mem = ''66MB''; PERFORM set_config(''search_path'', ''pg_temp'', false); END$$"}') ->> 'status' AS status;
+SELECT call('execute_sql', '{"sql": "SELECT set_config(''work_mem'', ''2MB'', false)"}') -> 'data' AS data;
+SELECT call('execute_sql', '{"sql": "DO $$BEGIN SET work_mem = ''3MB''; PERFORM set_config(''search_path'', ''pg_temp'', false); END$$"}') ->> 'error' AS error;
+SELECT call('execute_sql', '{"sql": "DO $$BEGIN SET LOCAL work_mem = ''3MB''; PERFORM set_config(''search_path'', ''pg_temp'', false); END$$"}') ->> 'status' AS status;
 SHOW work_mem;
 SHOW search_path;
 

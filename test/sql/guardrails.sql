@@ -25,14 +25,14 @@ CREATE VIEW seq_view AS SELECT nextval('gr_test.s') AS n;
 SELECT call('select_query', '{"table": "seq_view"}') ->> 'errorType' AS error_type;
 SELECT last_value FROM s;
 CREATE FUNCTION setter() RETURNS int LANGUAGE plpgsql VOLATILE AS $$
-BEGIN PERFORM set_config('work_mem', '77MB', false); RETURN 1; END $$;
+BEGIN PERFORM set_config('work_mem', '2MB', false); RETURN 1; END $$;
 CREATE VIEW setting_view AS SELECT setter() AS x;
 SHOW work_mem;
 SELECT call('select_query', '{"table": "setting_view"}') ->> 'error' AS error;
 -- the same through a function declared STABLE: its set_config() is
 -- refused where it runs, one level down
 CREATE FUNCTION stable_setter() RETURNS int LANGUAGE plpgsql STABLE AS $$
-BEGIN PERFORM set_config('work_mem', '77MB', false); RETURN 1; END $$;
+BEGIN PERFORM set_config('work_mem', '2MB', false); RETURN 1; END $$;
 CREATE VIEW stable_setting_view AS SELECT stable_setter() AS x;
 SELECT call('select_query', '{"table": "stable_setting_view"}') ->> 'error' AS error;
 SHOW work_mem;
@@ -89,9 +89,9 @@ SET lock_timeout = '50ms';
 SELECT call('execute_sql', '{"sql": "SELECT current_setting(''lock_timeout'') AS t"}') #>> '{data,0,t}' AS in_call_lower_session;
 RESET lock_timeout;
 BEGIN;
-SELECT call('execute_sql', '{"sql": "SELECT set_config(''lock_timeout'', ''1min'', true) AS t"}') #>> '{data,0,t}' AS set_in_call;
+SELECT call('execute_sql', '{"sql": "SELECT set_config(''lock_timeout'', ''50ms'', true) AS t"}') #>> '{data,0,t}' AS set_in_call;
 SHOW lock_timeout;
-SELECT call('execute_sql', '{"mode": "multiple", "sql": "SELECT set_config(''lock_timeout'', ''2min'', true); SELECT 1/0"}') ->> 'errorType' AS error_type;
+SELECT call('execute_sql', '{"mode": "multiple", "sql": "SELECT set_config(''lock_timeout'', ''60ms'', true); SELECT 1/0"}') ->> 'errorType' AS error_type;
 SHOW lock_timeout;
 COMMIT;
 SHOW lock_timeout;

@@ -1,0 +1,257 @@
+/*-------------------------------------------------------------------------
+ *
+ * call_memory.c
+ *		  The memory cap of a tool call, neon_ai_tools.max_call_memory.
+ *
+ * What is measured: the backend's private memory, the resident anonymous
+ * pages of /proc/self/statm (resident less shared): every palloc'd context,
+ * malloc'd library memory, sort and hash tables, the planner's join search.
+ * Shared buffers and mapped files are not in it, so scanning a large table
+ * costs nothing here.  The cap applies to what the call grows it by.
+ *
+ * When: a timer of its own (a USER_TIMEOUT, like the deadline's) fires
+ * NAT_MEMORY_FIRST_MS after the call starts, to take the backend's size as
+ * the call's base, then every NAT_MEMORY_TICK_MS.  Reading the file takes
+ * open(), read() and close(), which may be called in a signal handler.  A
+ * call over its cap gets what the deadline gives a call over its time: a
+ * query cancel at once and at every later tick, every statement, plan and
+ * function it starts refused (nat_memory_check(), from call_guard.c's
+ * hooks), and, for code that catches the cancel and goes on (a cancel was
+ * raised, and the call still runs), NAT_MEMORY_KILL_MS later the end of
+ * the backend as pg_terminate_backend() would, with an error context that
+ * says why.  What one C function allocates between two interrupt checks
+ * (array_fill() of a huge array, one palloc of up to 1 GB) is not
+ * interrupted: the cap is checked again when it returns.  A call that ends before the
+ * first tick costs no reading at all; what it can grow by in that time is
+ * within the documented allowance (README, "Limits").
+ *
+ * Arguments are measured before anything is done with them: a call whose
+ * arguments are larger than a fraction of the cap (each value is copied a
+ * few times on its way into a statement) is refused at once
+ * (nat_memory_check_args()).
+ *
+ * IDENTIFICATION
+ *		  src/core/call_memory.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "miscadmin.h"
+#include "neon_ai_tools.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "utils/timeout.h"
+#include "utils/timestamp.h"
+
+/* when the base is taken, how often the size is read, when the backend ends */
+#define NAT_MEMORY_FIRST_MS		5
+#define NAT_MEMORY_TICK_MS		50
+#define NAT_MEMORY_KILL_MS		1000
+
+/* arguments may take this fraction of the cap (1/8) */
+#define NAT_MEMORY_ARGS_SHIFT	3
+
+int			nat_max_call_memory_kb = 256 * 1024;
+
+static TimeoutId memory_timeout_id = MAX_TIMEOUTS;
+static long page_kb = 4;
+
+/* the call being measured; written by the handler */
+static volatile sig_atomic_t measuring = false;
+static volatile sig_atomic_t have_base = false;
+static volatile long base_kb = 0;
+static volatile long peak_kb = 0;
+static volatile long cap_kb = 0;
+static volatile sig_atomic_t exceeded = false;
+static volatile sig_atomic_t killed = false;
+static TimestampTz swallowed_at = 0;
+static ErrorContextCallback memory_context;
+
+/*
+ * The backend's resident private memory in kB, or -1; only calls that a
+ * signal handler may make.
+ */
+static long
+private_memory_kb(void)
+{
+	char		buf[128];
+	long		fields[3] = {0, 0, 0};
+	int			fd;
+	ssize_t		n;
+	int			f = 0;
+	ssize_t		i;
+
+	fd = open("/proc/self/statm", O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	/* size resident shared ...: pages */
+	for (i = 0; i < n && f < 3; i++)
+	{
+		if (buf[i] >= '0' && buf[i] <= '9')
+			fields[f] = fields[f] * 10 + (buf[i] - '0');
+		else if (buf[i] == ' ')
+			f++;
+	}
+	if (f < 2)
+		return -1;
+	return (fields[1] - fields[2]) * page_kb;
+}
+
+/*
+ * Runs in the SIGALRM handler: keep it minimal.
+ */
+static void
+memory_tick_handler(void)
+{
+	long		now_kb;
+
+	if (!measuring || proc_exit_inprogress)
+		return;
+	now_kb = private_memory_kb();
+	if (now_kb < 0)
+		return;
+	if (!have_base)
+	{
+		base_kb = now_kb;
+		peak_kb = now_kb;
+		have_base = true;
+		return;
+	}
+	if (now_kb > peak_kb)
+		peak_kb = now_kb;
+	if (now_kb - base_kb <= cap_kb)
+		return;
+	if (!exceeded)
+	{
+		exceeded = true;
+		swallowed_at = 0;
+	}
+	else if (!QueryCancelPending)
+	{
+		/*
+		 * The last cancel was raised (ProcessInterrupts() clears the flag as
+		 * it raises it) and the call goes on: its code caught it.  Code that
+		 * is still busy in C, never reaching an interrupt check, keeps the
+		 * flag set and is left to finish that step.
+		 */
+		if (swallowed_at == 0)
+			swallowed_at = GetCurrentTimestamp();
+		else if (GetCurrentTimestamp() >=
+				 TimestampTzPlusMilliseconds(swallowed_at, NAT_MEMORY_KILL_MS))
+		{
+			killed = true;
+			ProcDiePending = true;
+		}
+	}
+	InterruptPending = true;
+	QueryCancelPending = true;
+	SetLatch(MyLatch);
+}
+
+static void
+memory_error_context(void *arg)
+{
+	if (killed)
+		errcontext("a tool call went over its memory limit of %ld kB and did not stop when cancelled",
+				   (long) cap_kb);
+}
+
+/*
+ * The call starts: measure it.  The base is taken at the first tick.
+ */
+void
+nat_memory_arm(void)
+{
+	if (nat_max_call_memory_kb <= 0)
+		return;
+	if (memory_timeout_id == MAX_TIMEOUTS)
+	{
+		long		page = sysconf(_SC_PAGESIZE);
+
+		page_kb = page > 0 ? page / 1024 : 4;
+		memory_timeout_id = RegisterTimeout(USER_TIMEOUT, memory_tick_handler);
+	}
+	have_base = false;
+	exceeded = false;
+	killed = false;
+	cap_kb = nat_max_call_memory_kb;
+	measuring = true;
+	memory_context.callback = memory_error_context;
+	memory_context.arg = NULL;
+	memory_context.previous = error_context_stack;
+	error_context_stack = &memory_context;
+	enable_timeout_every(memory_timeout_id,
+						 TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
+													 NAT_MEMORY_FIRST_MS),
+						 NAT_MEMORY_TICK_MS);
+}
+
+/*
+ * The call ends, on every way out.
+ */
+void
+nat_memory_disarm(void)
+{
+	if (!measuring)
+		return;
+	measuring = false;
+	if (memory_timeout_id != MAX_TIMEOUTS)
+		disable_timeout(memory_timeout_id, false);
+	if (error_context_stack == &memory_context)
+		error_context_stack = memory_context.previous;
+}
+
+/* did the call go over its cap? */
+bool
+nat_memory_exceeded(void)
+{
+	return exceeded;
+}
+
+/* the cap in force for the call, in kB */
+int
+nat_memory_cap_kb(void)
+{
+	return (int) cap_kb;
+}
+
+/*
+ * Called by the guard's hooks whenever the call starts a statement, a plan
+ * or a function: over the cap nothing more may run.
+ */
+void
+nat_memory_check(void)
+{
+	if (!exceeded || !measuring)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("canceling statement: the tool call went over its memory limit of %d kB",
+					(int) cap_kb)));
+}
+
+/*
+ * Refuse arguments too large for the call's memory, before they are
+ * copied.
+ */
+void
+nat_memory_check_args(Size args_bytes)
+{
+	int64		allowed;
+
+	if (nat_max_call_memory_kb <= 0)
+		return;
+	allowed = ((int64) nat_max_call_memory_kb * 1024) >> NAT_MEMORY_ARGS_SHIFT;
+	if ((int64) args_bytes > allowed)
+		nat_throw_memory_limit(psprintf("the arguments take %zu bytes, more than the %lld bytes a call limited to neon_ai_tools.max_call_memory = %d kB may take",
+										args_bytes, (long long) allowed,
+										nat_max_call_memory_kb));
+}

@@ -1,0 +1,354 @@
+/*-------------------------------------------------------------------------
+ *
+ * write_count.c
+ *		  The rows a tool call changes, counted by the executor at every
+ *		  level, against the call's write limit.
+ *
+ * A call's write limit (max_affected, neon_ai_tools.max_affected_rows) and
+ * its confirmation apply to every row the call changes, not only to those
+ * of the agent's own statement: rows changed by functions, procedures and
+ * DO blocks it runs, by data-modifying WITH queries, by rules, by triggers
+ * and by foreign-key actions (ri_triggers.c runs its DELETE and UPDATE
+ * through SPI) all pass through a ModifyTable node of some executor run.
+ *
+ * So, while a writing call runs, every executor run the call starts has its
+ * ModifyTable nodes wrapped (nat_writes_watch(), from call_guard.c's
+ * ExecutorStart hook, after the plan's state is built).  The wrapper counts
+ * what the node itself counts: es_processed, which ExecInsert(),
+ * ExecUpdate(), ExecDelete() and MERGE raise for each row they change, but
+ * only for the node that sets the statement's tag (canSetTag).  A node
+ * that does not (a data-modifying WITH, a rule's extra action) has
+ * canSetTag set for the length of each of its own invocations, and the
+ * executor's es_processed put back after it, so the statement's own count
+ * is unchanged.  Nested statements run their own executor, so nothing is
+ * counted twice.  TRUNCATE changes rows without an executor: call_guard.c
+ * counts the rows of every table it would empty, before it runs
+ * (nat_writes_add()).
+ *
+ * The limit is checked when any statement of the call finishes
+ * (ExecutorFinish, after its AFTER triggers and cascades ran) and when the
+ * call ends: past it the call fails with limit_exceeded and its
+ * subtransaction is rolled back, so nothing is changed.  Rows changed in a
+ * block that was later rolled back (an exception handler) still count: the
+ * count never goes down.  A read-only call writes nothing and is not
+ * watched.
+ *
+ * IDENTIFICATION
+ *		  src/core/write_count.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/table.h"
+#include "access/tableam.h"
+#include "catalog/heap.h"
+#include "catalog/objectaddress.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "neon_ai_tools.h"
+#include "nodes/execnodes.h"
+#include "nodes/parsenodes.h"
+#include "storage/lmgr.h"
+#include "utils/acl.h"
+#include "utils/lsyscache.h"
+#include "utils/snapmgr.h"
+
+/* a wrapped node and the function it ran before */
+typedef struct WrappedNode
+{
+	PlanState  *node;
+	ExecProcNodeMtd real;
+} WrappedNode;
+
+static struct
+{
+	bool		active;			/* a writing call is being counted */
+	int			paused;			/* the call's own bookkeeping is writing */
+	int64		total;			/* rows changed so far, every level */
+	int64		limit;			/* -1: none */
+	WrappedNode *wrapped;		/* in the call's memory */
+	int			nwrapped;
+	int			maxwrapped;
+	MemoryContext cxt;
+} writes;
+
+/*
+ * The function a wrapped node ran before: the newest entry for it (a node
+ * of an ended executor run can share an address with a new one).
+ */
+static ExecProcNodeMtd
+real_function(PlanState *node)
+{
+	int			i;
+
+	for (i = writes.nwrapped - 1; i >= 0; i--)
+	{
+		if (writes.wrapped[i].node == node)
+			return writes.wrapped[i].real;
+	}
+	elog(ERROR, "ModifyTable node not found among the counted ones");
+	return NULL;				/* keep the compiler quiet */
+}
+
+/*
+ * One invocation of a ModifyTable node: all its rows without RETURNING,
+ * one row with it.
+ */
+static TupleTableSlot *
+counted_modify_table(PlanState *pstate)
+{
+	ModifyTableState *mt = (ModifyTableState *) pstate;
+	EState	   *estate = pstate->state;
+	ExecProcNodeMtd real = real_function(pstate);
+	uint64		before = estate->es_processed;
+	bool		sets_tag = mt->canSetTag;
+	TupleTableSlot *slot;
+	uint64		done;
+
+	mt->canSetTag = true;
+	slot = real(pstate);
+	done = estate->es_processed - before;
+	if (!sets_tag)
+	{
+		mt->canSetTag = false;
+		estate->es_processed = before;
+	}
+	if (writes.active && writes.paused == 0)
+		writes.total += (int64) done;
+	return slot;
+}
+
+static void
+wrap_node(PlanState *node)
+{
+	if (!IsA(node, ModifyTableState) ||
+		node->ExecProcNodeReal == counted_modify_table)
+		return;
+	if (writes.nwrapped == writes.maxwrapped)
+	{
+		writes.maxwrapped = Max(8, writes.maxwrapped * 2);
+		writes.wrapped = writes.wrapped == NULL ?
+			MemoryContextAlloc(writes.cxt, writes.maxwrapped * sizeof(WrappedNode)) :
+			repalloc(writes.wrapped, writes.maxwrapped * sizeof(WrappedNode));
+	}
+	writes.wrapped[writes.nwrapped].node = node;
+	writes.wrapped[writes.nwrapped].real = node->ExecProcNodeReal;
+	writes.nwrapped++;
+	ExecSetExecProcNode(node, counted_modify_table);
+}
+
+/*
+ * An executor run of the call has started: count the rows its ModifyTable
+ * nodes change (the statement's own, and those of its data-modifying WITH
+ * queries, which the executor lists in es_auxmodifytables).
+ */
+void
+nat_writes_watch(QueryDesc *queryDesc)
+{
+	ListCell   *lc;
+
+	if (!writes.active || queryDesc->planstate == NULL)
+		return;
+	wrap_node(queryDesc->planstate);
+	foreach(lc, queryDesc->estate->es_auxmodifytables)
+		wrap_node((PlanState *) lfirst(lc));
+}
+
+/*
+ * A writing call starts: count from zero, with no limit until the plan
+ * sets one.
+ */
+void
+nat_writes_begin(MemoryContext cxt)
+{
+	writes.active = true;
+	writes.paused = 0;
+	writes.total = 0;
+	writes.limit = -1;
+	writes.wrapped = NULL;
+	writes.nwrapped = 0;
+	writes.maxwrapped = 0;
+	writes.cxt = cxt;
+}
+
+void
+nat_writes_end(void)
+{
+	writes.active = false;
+	writes.paused = 0;
+	writes.wrapped = NULL;
+	writes.nwrapped = 0;
+	writes.maxwrapped = 0;
+	writes.cxt = NULL;
+}
+
+void
+nat_writes_set_limit(int64 limit)
+{
+	writes.limit = limit;
+}
+
+int64
+nat_writes_total(void)
+{
+	return writes.total;
+}
+
+/*
+ * The call's own bookkeeping (a used confirmation token) writes rows that
+ * are not the agent's: not counted.
+ */
+void
+nat_writes_pause(void)
+{
+	writes.paused++;
+}
+
+void
+nat_writes_resume(void)
+{
+	Assert(writes.paused > 0);
+	writes.paused--;
+}
+
+/*
+ * Past the limit?  Then the call fails (execute.c words the error).
+ */
+void
+nat_writes_check(void)
+{
+	if (writes.active && writes.limit >= 0 && writes.total > writes.limit)
+		nat_throw_write_limit(writes.total, writes.limit);
+}
+
+/*
+ * Rows changed without an executor (TRUNCATE): counted, then checked, before
+ * they change.
+ */
+void
+nat_writes_add(int64 rows)
+{
+	if (!writes.active || writes.paused > 0)
+		return;
+	writes.total += rows;
+	nat_writes_check();
+}
+
+bool
+nat_writes_counting(void)
+{
+	return writes.active && writes.paused == 0;
+}
+
+/*
+ * The rows of a table visible to the statement, counted one by one (a
+ * TRUNCATE about to empty it); the call's deadline bounds the scan.
+ */
+int64
+nat_count_table_rows(Oid relid)
+{
+	Relation	rel = table_open(relid, NoLock);
+	Snapshot	snapshot = RegisterSnapshot(GetTransactionSnapshot());
+	TableScanDesc scan;
+	TupleTableSlot *slot;
+	int64		rows = 0;
+
+	slot = table_slot_create(rel, NULL);
+	scan = table_beginscan(rel, snapshot, 0, NULL);
+	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
+	{
+		CHECK_FOR_INTERRUPTS();
+		rows++;
+	}
+	table_endscan(scan);
+	ExecDropSingleTupleTableSlot(slot);
+	UnregisterSnapshot(snapshot);
+	table_close(rel, NoLock);
+	return rows;
+}
+
+/*
+ * Lock a table TRUNCATE names as TRUNCATE will, once the role may truncate
+ * it (so that no lock is taken on a table the role may not touch).
+ */
+static void
+truncate_lock_callback(const RangeVar *relation, Oid relid, Oid oldrelid,
+					   void *arg)
+{
+	AclResult	aclresult;
+
+	if (!OidIsValid(relid))
+		return;
+	aclresult = pg_class_aclcheck(relid, GetUserId(), ACL_TRUNCATE);
+	if (aclresult != ACLCHECK_OK)
+		aclcheck_error(aclresult, get_relkind_objtype(get_rel_relkind(relid)),
+					   relation->relname);
+}
+
+/* add relid and, if inh, its inheritors, locked as TRUNCATE locks them */
+static List *
+add_truncated(List *relids, Oid relid, bool inh)
+{
+	List	   *all = inh ? find_all_inheritors(relid, AccessExclusiveLock, NULL) :
+		list_make1_oid(relid);
+
+	return list_concat_unique_oid(relids, all);
+}
+
+/*
+ * A TRUNCATE the call runs: the rows of every table it would empty (those
+ * it names, their inheritors and partitions, and with CASCADE the tables
+ * that reference them, as ExecuteTruncate() works them out) count against
+ * the write limit before anything is emptied.  A foreign table's rows
+ * cannot be counted here: TRUNCATE of one is refused in a call.
+ */
+void
+nat_writes_truncate(TruncateStmt *stmt)
+{
+	List	   *relids = NIL;
+	ListCell   *lc;
+	int64		rows = 0;
+
+	foreach(lc, stmt->relations)
+	{
+		RangeVar   *rv = lfirst_node(RangeVar, lc);
+		Oid			relid = RangeVarGetRelidExtended(rv, AccessExclusiveLock, 0,
+													 truncate_lock_callback, NULL);
+
+		relids = add_truncated(relids, relid, rv->inh);
+	}
+	if (stmt->behavior == DROP_CASCADE)
+	{
+		for (;;)
+		{
+			List	   *referencing = heap_truncate_find_FKs(relids);
+			int			before = list_length(relids);
+
+			foreach(lc, referencing)
+				relids = add_truncated(relids, lfirst_oid(lc), true);
+			if (list_length(relids) == before)
+				break;
+		}
+	}
+	foreach(lc, relids)
+	{
+		Oid			relid = lfirst_oid(lc);
+		char		relkind;
+
+		LockRelationOid(relid, AccessExclusiveLock);
+		relkind = get_rel_relkind(relid);
+		if (relkind == RELKIND_FOREIGN_TABLE)
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("TRUNCATE of foreign table \"%s\" is not allowed in a tool call",
+							get_rel_name(relid)),
+					 errdetail("The rows it would remove cannot be counted against the call's write limit.")));
+		if (relkind == RELKIND_RELATION)
+			rows += nat_count_table_rows(relid);
+	}
+	nat_writes_add(rows);
+}
