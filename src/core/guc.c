@@ -100,11 +100,21 @@ define_tool_run_settings(void)
 }
 
 /*
- * The memory cap of one call (call_memory.c).
+ * The write limit and the memory cap of one call (write_count.c,
+ * call_memory.c).
  */
 static void
-define_call_memory_setting(void)
+define_call_limit_settings(void)
 {
+	DefineCustomIntVariable("neon_ai_tools.max_affected_rows",
+							"Maximum number of rows one update or delete may change.",
+							"A call that would change more is rolled back entirely.",
+							&nat_max_affected_rows,
+							1000, 0, INT_MAX,
+							PGC_SUSET,
+							0,
+							NULL, NULL, NULL);
+
 	DefineCustomIntVariable("neon_ai_tools.max_call_memory",
 							"Maximum memory one tool call may add to its backend.",
 							"A call that grows its backend's private memory by more is stopped and answered resource_limit; arguments larger than an eighth of it are refused.",
@@ -196,16 +206,7 @@ nat_define_settings(void)
 							GUC_UNIT_MS,
 							NULL, NULL, NULL);
 
-	DefineCustomIntVariable("neon_ai_tools.max_affected_rows",
-							"Maximum number of rows one update or delete may change.",
-							"A call that would change more is rolled back entirely.",
-							&nat_max_affected_rows,
-							1000, 0, INT_MAX,
-							PGC_SUSET,
-							0,
-							NULL, NULL, NULL);
-
-	define_call_memory_setting();
+	define_call_limit_settings();
 
 	DefineCustomEnumVariable("neon_ai_tools.require_ssl",
 							 "Which connections must use SSL to call tools.",
