@@ -40,8 +40,8 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
 #include "access/table.h"
-#include "access/tableam.h"
 #include "catalog/heap.h"
 #include "catalog/objectaddress.h"
 #include "catalog/namespace.h"
@@ -253,19 +253,17 @@ nat_count_table_rows(Oid relid)
 {
 	Relation	rel = table_open(relid, NoLock);
 	Snapshot	snapshot = RegisterSnapshot(GetTransactionSnapshot());
-	TableScanDesc scan;
-	TupleTableSlot *slot;
+	SysScanDesc scan;
 	int64		rows = 0;
 
-	slot = table_slot_create(rel, NULL);
-	scan = table_beginscan(rel, snapshot, 0, NULL);
-	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
+	/* a plain sequential scan (systable_beginscan's is the same on 15 to 19) */
+	scan = systable_beginscan(rel, InvalidOid, false, snapshot, 0, NULL);
+	while (HeapTupleIsValid(systable_getnext(scan)))
 	{
 		CHECK_FOR_INTERRUPTS();
 		rows++;
 	}
-	table_endscan(scan);
-	ExecDropSingleTupleTableSlot(slot);
+	systable_endscan(scan);
 	UnregisterSnapshot(snapshot);
 	table_close(rel, NoLock);
 	return rows;

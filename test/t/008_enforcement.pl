@@ -106,7 +106,7 @@ $bystander->quit;
 # a nested utility statement included
 $node->safe_psql('postgres', 'SELECT pg_stat_statements_reset()');
 $node->safe_psql('postgres',
-	q{SELECT ai_tool_call('execute_sql', $${"sql": "DO $d$BEGIN SET LOCAL work_mem = '5MB'; PERFORM count(*) FROM orders; END$d$"}$$)});
+	q{SELECT ai_tool_call('execute_sql', $${"sql": "DO $d$BEGIN SET LOCAL work_mem = '3MB'; PERFORM count(*) FROM orders; END$d$"}$$)});
 is( $node->safe_psql(
 		'postgres', q{SELECT count(*) FROM pg_stat_statements
 		WHERE query LIKE 'SET LOCAL work_mem%' OR query LIKE 'SELECT count(*) FROM orders%'}),

@@ -72,9 +72,11 @@ is( $node->safe_psql('dst',
 	'{ai_tool_definitions}',
 	'the restored table is still the extension\'s configuration table');
 # the write was audited (neon_ai_tools.audit = writes, the default): the
-# tool, its operation, the outcome and its SQL with $n, in the server log
+# tool, its operation, the outcome, the one row the function changed
+# (counted by the executor, at the function's own level) and its SQL with
+# $n, in the server log
 ok( $node->log_contains(
-		qr/NEON_AI_TOOLS AUDIT: [^,]+,dst,cancel_order,,select,success,,[0-9.]+ms,SELECT \* FROM app\.cancel_order\(\$1\)/),
+		qr/NEON_AI_TOOLS AUDIT: [^,]+,dst,cancel_order,,select,success,1,[0-9.]+ms,SELECT \* FROM app\.cancel_order\(\$1\)/),
 	'a custom tool call is audited');
 # a second dump of the restored database dumps the rows once more
 my $dump2 = $node->basedir . '/dst.sql';
