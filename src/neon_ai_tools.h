@@ -126,7 +126,7 @@ extern void nat_writes_truncate(struct TruncateStmt *stmt);
 
 extern int	nat_max_call_memory_kb;
 extern void nat_memory_arm(void);
-extern void nat_memory_disarm(void);
+extern void nat_memory_disarm(bool failed);
 extern bool nat_memory_exceeded(void);
 extern int	nat_memory_cap_kb(void);
 extern void nat_memory_check(void);

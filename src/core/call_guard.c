@@ -244,13 +244,35 @@ is_read_only_builtin(const char *name)
 }
 
 /*
+ * dblink's functions that connect or run SQL on another connection: what
+ * they run there commits on its own, outside the call's transaction and
+ * its write count, and a named connection outlives the call.
+ */
+static bool
+is_dblink_runner(const char *name)
+{
+	static const char *const runners[] = {
+		"dblink", "dblink_connect", "dblink_connect_u", "dblink_exec",
+		"dblink_fetch", "dblink_open", "dblink_send_query",
+	};
+	int			i;
+
+	for (i = 0; i < lengthof(runners); i++)
+	{
+		if (strcmp(name, runners[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
  * Functions no call may run, because their effect outlives it or reaches
  * beyond it: the session-level advisory lock functions (the
  * transaction-level ones end with the caller's transaction, like any
- * lock), setseed (the session's random sequence), dblink's named
- * connections, and signalling backends (a cancel the agent sends to its own
- * backend would cancel the caller's statement).  proc may be NULL for a
- * built-in function: only OIDs are tested then.
+ * lock), setseed (the session's random sequence), dblink's connections and
+ * the SQL it runs on them (see above), and signalling backends (a cancel
+ * the agent sends to its own backend would cancel the caller's statement).
+ * proc may be NULL for a built-in function: only OIDs are tested then.
  */
 static bool
 leaves_session_state(Oid funcid, Form_pg_proc proc)
@@ -276,8 +298,7 @@ leaves_session_state(Oid funcid, Form_pg_proc proc)
 			return true;
 	}
 	return proc != NULL && proc->prolang == ClanguageId &&
-		(strcmp(NameStr(proc->proname), "dblink_connect") == 0 ||
-		 strcmp(NameStr(proc->proname), "dblink_connect_u") == 0);
+		is_dblink_runner(NameStr(proc->proname));
 }
 
 /*
@@ -301,7 +322,7 @@ refuse_session_state(Oid funcid)
 	ereport(ERROR,
 			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 			 errmsg("function %s is not allowed in a tool call", format_procedure(funcid)),
-			 errdetail("Its effect outlives the call or reaches beyond it (a session-level lock, connection or random seed, or a signal to a backend), and a tool call leaves nothing behind."),
+			 errdetail("Its effect outlives the call or reaches beyond it (a session-level lock, connection or random seed, SQL run on another connection, or a signal to a backend), and a tool call leaves nothing behind."),
 			 errhint("Use the transaction-level variant (pg_advisory_xact_lock), or do this outside tool calls.")));
 }
 

@@ -3,27 +3,38 @@
  * call_memory.c
  *		  The memory cap of a tool call, neon_ai_tools.max_call_memory.
  *
- * What is measured: the backend's private memory, the resident anonymous
- * pages of /proc/self/statm (resident less shared): every palloc'd context,
- * malloc'd library memory, sort and hash tables, the planner's join search.
- * Shared buffers and mapped files are not in it, so scanning a large table
- * costs nothing here.  The cap applies to what the call grows it by.
+ * Two walls hold it.
  *
- * When: a timer of its own (a USER_TIMEOUT, like the deadline's) fires
- * NAT_MEMORY_FIRST_MS after the call starts, to take the backend's size as
- * the call's base, then every NAT_MEMORY_TICK_MS.  Reading the file takes
- * open(), read() and close(), which may be called in a signal handler.  A
- * call over its cap gets what the deadline gives a call over its time: a
- * query cancel at once and at every later tick, every statement, plan and
- * function it starts refused (nat_memory_check(), from call_guard.c's
- * hooks), and, for code that catches the cancel and goes on (a cancel was
- * raised, and the call still runs), NAT_MEMORY_KILL_MS later the end of
- * the backend as pg_terminate_backend() would, with an error context that
- * says why.  What one C function allocates between two interrupt checks
- * (array_fill() of a huge array, one palloc of up to 1 GB) is not
- * interrupted: the cap is checked again when it returns.  A call that ends before the
- * first tick costs no reading at all; what it can grow by in that time is
- * within the documented allowance (README, "Limits").
+ * The address space.  When a call starts, the backend's RLIMIT_AS is set to
+ * what it maps now plus the cap, and put back when it ends
+ * (limit_address_space()).  No allocation, however large and however
+ * uninterruptible the C code that makes it (array_fill() of a huge array
+ * allocates its whole result at once), takes the call past it: malloc()
+ * fails and palloc() raises "out of memory", which execute.c answers as
+ * resource_limit.  What the backend maps is learnt once from
+ * /proc/self/statm, less what malloc holds then (mallinfo2(), ~0.1 us), and
+ * again after a long or failed call; a call costs two setrlimit() calls and
+ * no file read.  The stack is mapped down to max_stack_depth once per
+ * backend first: a stack that had to grow under the limit would end the
+ * backend with SIGSEGV, and the postmaster would restart every session.
+ * execute.c turns JIT off inside calls: LLVM is a 100 MB library mapped on
+ * first use.
+ *
+ * The private memory.  Memory the process had mapped before the call (a
+ * malloc arena left large by earlier work) can be reused without mapping
+ * more, so the backend's resident private memory, the anonymous pages of
+ * /proc/self/statm (resident less shared: every memory context, sort and
+ * hash tables, the planner's join search; not shared buffers), is read by
+ * a timer of its own (a USER_TIMEOUT, like the deadline's) NAT_MEMORY_FIRST_MS
+ * after the call starts, to take the call's base, then every
+ * NAT_MEMORY_TICK_MS.  Reading the file takes open(), read() and close(),
+ * which may be called in a signal handler.  A call over its cap gets what
+ * the deadline gives a call over its time: a query cancel at once and at
+ * every later tick, every statement, plan and function it starts refused
+ * (nat_memory_check(), from call_guard.c's hooks), and, for code that
+ * catches the cancel and goes on (a cancel was raised, and the call still
+ * runs), NAT_MEMORY_KILL_MS later the end of the backend as
+ * pg_terminate_backend() would, with an error context that says why.
  *
  * Arguments are measured before anything is done with them: a call whose
  * arguments are larger than a fraction of the cap (each value is copied a
@@ -38,18 +49,21 @@
 #include "postgres.h"
 
 #include <fcntl.h>
+#include <malloc.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
+#include "tcop/tcopprot.h"
 #include "utils/timeout.h"
 #include "utils/timestamp.h"
 
 /* when the base is taken, how often the size is read, when the backend ends */
 #define NAT_MEMORY_FIRST_MS		5
-#define NAT_MEMORY_TICK_MS		50
+#define NAT_MEMORY_TICK_MS		10
 #define NAT_MEMORY_KILL_MS		1000
 
 /* arguments may take this fraction of the cap (1/8) */
@@ -103,6 +117,123 @@ private_memory_kb(void)
 	if (f < 2)
 		return -1;
 	return (fields[1] - fields[2]) * page_kb;
+}
+
+/* ---- the address-space wall ---- */
+
+/* the limit the backend had, what is mapped besides malloc's memory */
+static bool as_known = false;
+static struct rlimit as_original;
+static long as_other_kb = 0;
+static bool as_limited = false;
+static int	stack_grown_kb = 0;
+
+/* mapped memory that the limit leaves beyond the cap (estimate's error) */
+#define NAT_MEMORY_AS_SLACK_KB	(8 * 1024)
+
+/* the backend's mapped memory (VmSize) in kB, or -1 */
+static long
+mapped_memory_kb(void)
+{
+	char		buf[128];
+	int			fd = open("/proc/self/statm", O_RDONLY);
+	ssize_t		n;
+	long		pages = 0;
+	ssize_t		i;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	for (i = 0; i < n && buf[i] >= '0' && buf[i] <= '9'; i++)
+		pages = pages * 10 + (buf[i] - '0');
+	return n > 0 ? pages * page_kb : -1;
+}
+
+/* what malloc holds (its heap and its own mappings), in kB: ~0.1 us */
+static long
+malloc_held_kb(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+
+	return (long) ((mi.arena + mi.hblkhd) / 1024);
+}
+
+/* learn what is mapped besides malloc's memory (shared memory, libraries) */
+static void
+calibrate(void)
+{
+	long		vm = mapped_memory_kb();
+
+	if (vm > 0)
+		as_other_kb = vm - malloc_held_kb();
+}
+
+/*
+ * Map the stack down to max_stack_depth below where it is now, once (the
+ * kernel never shrinks it): with the address space limited, a stack that
+ * had to grow would end the backend with SIGSEGV, and the postmaster would
+ * restart every session.
+ */
+static void
+grow_stack(void)
+{
+	struct rlimit st;
+	long		bytes = (long) max_stack_depth * 1024L;
+	volatile char *p;
+	long		i;
+
+	if (getrlimit(RLIMIT_STACK, &st) == 0 && st.rlim_cur != RLIM_INFINITY)
+		bytes = Min(bytes, (long) st.rlim_cur - 1024L * 1024L);
+	if (bytes <= 0)
+		return;
+	p = alloca(bytes);
+	for (i = bytes - 1; i >= 0; i -= 4096)
+		p[i] = 0;
+	p[0] = 0;
+	stack_grown_kb = max_stack_depth;
+}
+
+/*
+ * Limit the backend's address space to what it maps now plus the cap, so
+ * that no allocation, however large and however uninterruptible the code
+ * that makes it, takes the call past the cap: malloc() fails, and palloc()
+ * raises "out of memory".  Two system calls a call (set, put back).
+ */
+static void
+limit_address_space(void)
+{
+	struct rlimit lim;
+	rlim_t		want;
+
+	if (!as_known)
+	{
+		if (getrlimit(RLIMIT_AS, &as_original) != 0)
+			return;
+		calibrate();
+		as_known = true;
+	}
+	if (stack_grown_kb < max_stack_depth)
+		grow_stack();
+	want = (rlim_t) (as_other_kb + malloc_held_kb() + cap_kb +
+					 NAT_MEMORY_AS_SLACK_KB) * 1024;
+	if (as_original.rlim_cur != RLIM_INFINITY && want > as_original.rlim_cur)
+		want = as_original.rlim_cur;
+	lim = as_original;
+	lim.rlim_cur = want;
+	as_limited = setrlimit(RLIMIT_AS, &lim) == 0;
+}
+
+static void
+unlimit_address_space(bool recalibrate)
+{
+	if (!as_limited)
+		return;
+	(void) setrlimit(RLIMIT_AS, &as_original);
+	as_limited = false;
+	/* a long or failed call: learn the mappings again (libraries loaded) */
+	if (recalibrate)
+		calibrate();
 }
 
 /*
@@ -183,6 +314,7 @@ nat_memory_arm(void)
 	exceeded = false;
 	killed = false;
 	cap_kb = nat_max_call_memory_kb;
+	limit_address_space();
 	measuring = true;
 	memory_context.callback = memory_error_context;
 	memory_context.arg = NULL;
@@ -198,13 +330,14 @@ nat_memory_arm(void)
  * The call ends, on every way out.
  */
 void
-nat_memory_disarm(void)
+nat_memory_disarm(bool failed)
 {
 	if (!measuring)
 		return;
 	measuring = false;
 	if (memory_timeout_id != MAX_TIMEOUTS)
 		disable_timeout(memory_timeout_id, false);
+	unlimit_address_space(failed || have_base);
 	if (error_context_stack == &memory_context)
 		error_context_stack = memory_context.previous;
 }

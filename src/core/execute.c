@@ -38,6 +38,7 @@
 #include "commands/sequence.h"
 #include "continuation.h"
 #include "executor/spi.h"
+#include "jit/jit.h"
 #include "miscadmin.h"
 #include "nodes/params.h"
 #include "parser/parse_param.h"
@@ -102,6 +103,9 @@ nat_effective_row_caps(ToolCall *call)
 /* lock_timeout as the caller had it, while a call lowers it */
 static int	caller_lock_timeout = -1;
 
+/* jit as the caller had it, while a call runs without it */
+static int	caller_jit = -1;
+
 /*
  * Settings in force for the call only, without the GUC machinery: a
  * set_config_option() would make the transaction's settings "dirty", and
@@ -118,6 +122,13 @@ static int	caller_lock_timeout = -1;
  * on, set_config_option() would refuse the function-SET action on it
  * (GUC_NO_RESET), which a plain assignment does not meet.
  *
+ * JIT compilation is off for the call (jit_enabled, by assignment too, so
+ * that parallel workers, which take the leader's values, do the same):
+ * LLVM is a 100 MB library mapped on first use and compiling takes memory,
+ * neither of which fits a call whose address space is limited to its
+ * max_call_memory (call_memory.c); a call's queries are bounded by its
+ * deadline anyway, and setting_guard.c refuses turning it back on.
+ *
  * lock_timeout only tightens what the session already has: LockTimeout,
  * read when a lock wait starts, lowered here and put back by
  * restore_call_settings() on every exit, after the call's GUC nest level
@@ -129,6 +140,8 @@ apply_call_settings(ToolCall *call)
 {
 	if (call->read_only)
 		XactReadOnly = true;
+	caller_jit = jit_enabled;
+	jit_enabled = false;
 
 	if (nat_lock_timeout_ms > 0 &&
 		(LockTimeout == 0 || LockTimeout > nat_lock_timeout_ms))
@@ -170,6 +183,9 @@ restore_call_settings(void)
 	if (caller_lock_timeout >= 0)
 		LockTimeout = caller_lock_timeout;
 	caller_lock_timeout = -1;
+	if (caller_jit >= 0)
+		jit_enabled = (bool) caller_jit;
+	caller_jit = -1;
 }
 
 /*
@@ -372,7 +388,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		nat_writes_check();
 		/* disarm, then let a cancel that raced with the end surface here */
 		nat_timer_disarm();
-		nat_memory_disarm();
+		nat_memory_disarm(false);
 		CHECK_FOR_INTERRUPTS();
 		/* code that caught the cancel and finished anyway still timed out */
 		if (nat_timer_fired())
@@ -392,7 +408,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 	PG_CATCH();
 	{
 		nat_timer_disarm();
-		nat_memory_disarm();
+		nat_memory_disarm(true);
 		nat_guard_end();
 		nat_writes_end();
 		MemoryContextSwitchTo(callcxt);
@@ -431,7 +447,10 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 
 	if (edata->sqlerrcode != ERRCODE_NAT_TOOL_ERROR)
 		err = NULL;
-	if (nat_memory_exceeded() && !call->timed_out)
+	/* over the cap: seen by the timer, or an allocation the limit refused */
+	if ((nat_memory_exceeded() ||
+		 (edata->sqlerrcode == ERRCODE_OUT_OF_MEMORY && nat_max_call_memory_kb > 0)) &&
+		!call->timed_out)
 		err = memory_limit_error();
 	if (err == NULL && !call->timed_out)
 		err = conversion_error(edata);

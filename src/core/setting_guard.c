@@ -49,7 +49,8 @@ typedef enum SettingRule
 {
 	SETTING_FIXED,				/* no change at all: the call's identity */
 	SETTING_NO_RAISE,			/* lowered only */
-	SETTING_NO_DISABLE			/* a bool whose off costs more (geqo) */
+	SETTING_NO_DISABLE,			/* a bool whose off costs more (geqo) */
+	SETTING_NO_ENABLE			/* a bool whose on costs more (jit) */
 } SettingRule;
 
 typedef struct GuardedSetting
@@ -87,6 +88,7 @@ static GuardedSetting guarded[] = {
 	{"temp_file_limit", SETTING_NO_RAISE, -1},
 	{"lock_timeout", SETTING_NO_RAISE, 0},
 	{"max_stack_depth", SETTING_NO_RAISE, INT_MIN},
+	{"jit", SETTING_NO_ENABLE, INT_MIN},
 };
 
 /* is the backend in a tool call whose settings are guarded? */
@@ -161,7 +163,15 @@ check_bool(int i, bool *newval, void **extra, GucSource source)
 	struct config_bool *conf = NAT_GUC_BOOL(s->var);
 	GucBoolCheckHook original = (GucBoolCheckHook) s->original;
 
-	if (guarding() && *conf->variable && !*newval)
+	if (guarding() && s->rule == SETTING_NO_ENABLE && !*conf->variable && *newval)
+	{
+		/* jit: LLVM and its compiling do not fit a call's memory cap */
+		GUC_check_errcode(ERRCODE_INSUFFICIENT_PRIVILEGE);
+		GUC_check_errmsg("parameter \"%s\" cannot be turned on during a tool call", s->name);
+		GUC_check_errdetail("A tool call runs without JIT compilation, whose memory does not fit the call's neon_ai_tools.max_call_memory.");
+		return false;
+	}
+	if (guarding() && s->rule == SETTING_NO_DISABLE && *conf->variable && !*newval)
 	{
 		/* geqo: off searches every join order, in memory that grows fast */
 		GUC_check_errcode(ERRCODE_INSUFFICIENT_PRIVILEGE);
@@ -206,11 +216,12 @@ WRAP(16, int, check_int)
 WRAP(17, int, check_int)
 WRAP(18, int, check_int)
 WRAP(19, int, check_int)
+WRAP(20, bool, check_bool)
 
 static void *const wrappers[] = {
 	wrap_0, wrap_1, wrap_2, wrap_3, wrap_4, wrap_5, wrap_6, wrap_7, wrap_8,
 	wrap_9, wrap_10, wrap_11, wrap_12, wrap_13, wrap_14, wrap_15, wrap_16,
-	wrap_17, wrap_18, wrap_19,
+	wrap_17, wrap_18, wrap_19, wrap_20,
 };
 
 StaticAssertDecl(lengthof(wrappers) == lengthof(guarded),
@@ -237,6 +248,7 @@ wrap_setting(int i, struct config_generic *var)
 			expected = PGC_REAL;
 			break;
 		case 9:
+		case 20:
 			expected = PGC_BOOL;
 			break;
 		default:

@@ -9,6 +9,7 @@
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS neon_ai_tools;
 CREATE EXTENSION IF NOT EXISTS xml2;
+CREATE EXTENSION IF NOT EXISTS dblink;
 RESET client_min_messages;
 CREATE SCHEMA idb;
 CREATE ROLE regress_idb_a;
@@ -131,7 +132,8 @@ SELECT path, idb.sql(path) AS answer FROM (VALUES
   ('WITH d AS (DELETE FROM idb.items WHERE id > 100 RETURNING 1) SELECT count(*) FROM d'),
   ('TRUNCATE idb.items'),
   ('TRUNCATE idb.parent CASCADE'),
-  ($q$DO $d$BEGIN FOR i IN 101..500 LOOP DELETE FROM idb.items WHERE id = i; END LOOP; END$d$$q$)
+  ($q$DO $d$BEGIN FOR i IN 101..500 LOOP DELETE FROM idb.items WHERE id = i; END LOOP; END$d$$q$),
+  ($q$SELECT dblink_exec('dbname=' || current_database(), 'DELETE FROM idb.items WHERE id > 100')$q$)
 ) AS v(path);
 SELECT ai_tool_call('update_data', '{"table": "idb.ruled", "set": {"v": "b"}, "where": {"id": 1}}') ->> 'error' AS rule;
 SELECT ai_tool_call('delete_data', '{"table": "idb.parent", "where": {"id": 1}}') ->> 'error' AS cascade;
@@ -168,6 +170,7 @@ SELECT path, idb.sql(path) AS answer FROM (VALUES
   ($q$SELECT set_config('hash_mem_multiplier', '100', true)$q$),
   ($q$SELECT set_config('max_parallel_workers_per_gather', '64', true)$q$),
   ($q$SELECT set_config('lock_timeout', '0', true)$q$),
+  ($q$SELECT set_config('jit', 'on', true)$q$),
   ('SET LOCAL maintenance_work_mem = ''2GB'''),
   ($q$DO $d$BEGIN SET LOCAL work_mem = '1GB'; END$d$$q$),
   ($q$SELECT set_config('work_mem', '1MB', true)$q$),
@@ -181,6 +184,10 @@ RESET ROLE;
 SET neon_ai_tools.max_call_memory = '32MB';
 SET ROLE regress_idb_a;
 SELECT ai_tool_call('execute_sql', '{"sql": "SELECT array_length(array_fill(1, ARRAY[20000000]), 1)"}') ->> 'errorType' AS over_cap;
+-- one allocation larger than the cap, in C code that checks no interrupt
+SELECT ai_tool_call('execute_sql', '{"sql": "SELECT array_length(array_fill(1, ARRAY[120000000]), 1)"}') ->> 'errorType' AS one_allocation;
+-- the limit is the call's: the same allocation outside a call works
+SELECT array_length(array_fill(1, ARRAY[20000000]), 1) AS outside;
 SELECT ai_tool_call('execute_sql', $${"sql": "DO $d$DECLARE a text := ''; BEGIN LOOP BEGIN a := a || repeat('x', 1000000); EXCEPTION WHEN query_canceled THEN NULL; END; END LOOP; END$d$"}$$) ->> 'errorType' AS caught_cancel;
 SELECT ai_tool_call('execute_sql', '{"sql": "SELECT 1 AS one"}') -> 'data' AS goes_on;
 -- arguments larger than an eighth of the cap are refused before they are copied
