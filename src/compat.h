@@ -182,6 +182,18 @@ nat_jsonb_push_compat(NatJsonb *b, JsonbIteratorToken tok, JsonbValue *v)
 #endif
 
 /*
+ * Is roleid the owner of a relation (or has its privileges)?  16 replaced
+ * each catalog's *_ownercheck() with object_ownercheck().
+ */
+#if PG_VERSION_NUM >= 160000
+#define nat_relation_ownercheck(relid, roleid) \
+	object_ownercheck(RelationRelationId, (relid), (roleid))
+#else
+#define nat_relation_ownercheck(relid, roleid) \
+	pg_class_ownercheck((relid), (roleid))
+#endif
+
+/*
  * One type's fields of a GUC record (utils/guc_tables.h), for
  * setting_guard.c.  Up to 18 each type's struct begins with the
  * config_generic; 19 put them in a union inside config_generic.

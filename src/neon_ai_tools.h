@@ -100,10 +100,12 @@ extern void nat_guard_end(void);
 extern bool nat_split_allowed_function(const char *entry, char **schema, char **name);
 extern bool nat_function_may_write(Oid funcid);
 extern bool nat_guard_active(void);
+extern bool nat_guard_read_only(void);
 
 /* ---- in core/setting_guard.c: settings a call may not change or raise ---- */
 
 extern void nat_setting_guard_install(void);
+extern void nat_setting_guard_begin(void);
 
 /* ---- in core/write_count.c: the rows a call changes, at every level ---- */
 
@@ -121,6 +123,8 @@ extern bool nat_writes_counting(void);
 extern int64 nat_count_table_rows(Oid relid);
 struct TruncateStmt;
 extern void nat_writes_truncate(struct TruncateStmt *stmt);
+extern void nat_writes_utility_before(Node *stmt);
+extern void nat_writes_utility_after(Node *stmt);
 
 /* ---- in core/call_memory.c: the memory cap of a call ---- */
 
@@ -131,6 +135,7 @@ extern bool nat_memory_exceeded(void);
 extern int	nat_memory_cap_kb(void);
 extern void nat_memory_check(void);
 extern void nat_memory_check_args(Size args_bytes);
+extern void nat_memory_limit_worker(int worker_cap_kb);
 
 /* ---- in core/execute.c: the errors of the call's limits ---- */
 

@@ -44,9 +44,10 @@
  * libraries are loaded first, RestoreLibraryState() calling _PG_init())
  * and then takes the leader's settings (RestoreGUCState()), so the call's
  * state travels in a hidden setting, neon_ai_tools.call_state: empty
- * outside calls, "r|w,<deadline>,<timeout_ms>" while a call may start
- * workers.  The leader sets it with SET LOCAL semantics, inside the call's
- * GUC nest level, before a statement that may start workers (see
+ * outside calls, "r|w,<deadline>,<timeout_ms>,<max_call_memory>" while a
+ * call may start workers.  The leader sets it with SET LOCAL semantics,
+ * inside the call's GUC nest level, before a statement that may start
+ * workers (see
  * publish_call_state()); execute.c rolls that level back on every exit
  * (AtEOXact_GUC(false) or the subtransaction's rollback), so it never
  * outlives the call.  Settings are sent to workers
@@ -683,9 +684,10 @@ refused_identity(Node *stmt)
 	vs = (VariableSetStmt *) stmt;
 	if (vs->name == NULL)
 		return NULL;
-	if (strcmp(vs->name, "role") == 0)
+	/* setting names are case-insensitive ("Role" is role) */
+	if (pg_strcasecmp(vs->name, "role") == 0)
 		return vs->kind == VAR_RESET ? "RESET ROLE" : "SET ROLE";
-	if (strcmp(vs->name, "session_authorization") == 0)
+	if (pg_strcasecmp(vs->name, "session_authorization") == 0)
 		return vs->kind == VAR_RESET ? "RESET SESSION AUTHORIZATION" : "SET SESSION AUTHORIZATION";
 	return NULL;
 }
@@ -703,6 +705,14 @@ refused_read_only(Node *stmt)
 	switch (nodeTag(stmt))
 	{
 		case T_ExplainStmt:
+			{
+				Node	   *query = ((ExplainStmt *) stmt)->query;
+
+				/* EXPLAIN ANALYZE CREATE TABLE AS runs what it explains */
+				if (IsA(query, Query) && ((Query *) query)->commandType == CMD_UTILITY)
+					return "EXPLAIN of a utility statement";
+				return NULL;
+			}
 		case T_VariableShowStmt:
 		case T_VariableSetStmt:	/* SET LOCAL and SET TRANSACTION only, see above */
 		case T_DeclareCursorStmt:	/* without HOLD, see above */
@@ -765,6 +775,8 @@ guard_process_utility(PlannedStmt *pstmt, const char *queryString,
 					 errhint("Read the data without it, or call the tool without read_only where writing is allowed.")));
 		if (IsA(stmt, TruncateStmt) && nat_writes_counting())
 			nat_writes_truncate((TruncateStmt *) stmt);
+		else if (nat_writes_counting())
+			nat_writes_utility_before(stmt);
 	}
 	if (guard.active && IsA(pstmt->utilityStmt, RefreshMatViewStmt) &&
 		((RefreshMatViewStmt *) pstmt->utilityStmt)->concurrent)
@@ -784,6 +796,8 @@ guard_process_utility(PlannedStmt *pstmt, const char *queryString,
 	else
 		run_utility(pstmt, queryString, readOnlyTree, context, params,
 					queryEnv, dest, qc);
+	if (guard.active && nat_writes_counting())
+		nat_writes_utility_after(pstmt->utilityStmt);
 }
 
 /* ---- the call ---- */
@@ -892,6 +906,9 @@ publish_call_state(void)
 static void
 guard_executor_start(QueryDesc *queryDesc, int eflags)
 {
+	/* a plan kept from earlier starts without the planner: check here too */
+	if (guard.active)
+		check_call_bounds();
 	if (guard.active && queryDesc->plannedstmt->parallelModeNeeded)
 		publish_call_state();
 	if (prev_executor_start)
@@ -925,6 +942,13 @@ nat_guard_active(void)
 	return guard.active;
 }
 
+/* ... and is it read-only? */
+bool
+nat_guard_read_only(void)
+{
+	return guard.active && guard.read_only;
+}
+
 /*
  * The call starts: guard it, here and in its parallel workers.  Called in
  * the call's GUC nest level, after the call's timer is armed (the deadline
@@ -945,9 +969,11 @@ nat_guard_begin(bool read_only, MemoryContext cxt)
 		resolve_allowed();
 	guard.role = GetCurrentRoleId();
 	guard.session_user = GetSessionUserId();
+	nat_setting_guard_begin();
 	/* what publish_call_state() sets, if a worker may start */
-	snprintf(published_state, sizeof(published_state), "%c," INT64_FORMAT ",%d",
-			 read_only ? 'r' : 'w', (int64) deadline, timeout_ms);
+	snprintf(published_state, sizeof(published_state), "%c," INT64_FORMAT ",%d,%d",
+			 read_only ? 'r' : 'w', (int64) deadline, timeout_ms,
+			 Max(nat_max_call_memory_kb, 0));
 	guard.active = true;
 }
 
@@ -1029,16 +1055,17 @@ nat_guard_end(void)
 }
 
 /*
- * Read a call state ("r|w,<deadline>,<timeout_ms>"); false if value is not
- * one.
+ * Read a call state ("r|w,<deadline>,<timeout_ms>,<max_call_memory kB>");
+ * false if value is not one.
  */
 static bool
 parse_call_state(const char *value, bool *read_only, TimestampTz *deadline,
-				 int *timeout_ms)
+				 int *timeout_ms, int *cap_kb)
 {
 	char	   *end;
 	long long	d;
 	long		t;
+	long		m;
 
 	if ((value[0] != 'r' && value[0] != 'w') || value[1] != ',')
 		return false;
@@ -1047,11 +1074,15 @@ parse_call_state(const char *value, bool *read_only, TimestampTz *deadline,
 	if (errno != 0 || end == value + 2 || *end != ',' || d <= 0)
 		return false;
 	t = strtol(end + 1, &end, 10);
-	if (errno != 0 || *end != '\0' || t < 1 || t > INT_MAX)
+	if (errno != 0 || *end != ',' || t < 1 || t > INT_MAX)
+		return false;
+	m = strtol(end + 1, &end, 10);
+	if (errno != 0 || *end != '\0' || m < 0 || m > INT_MAX)
 		return false;
 	*read_only = value[0] == 'r';
 	*deadline = (TimestampTz) d;
 	*timeout_ms = (int) t;
+	*cap_kb = (int) m;
 	return true;
 }
 
@@ -1066,6 +1097,7 @@ check_call_state(char **newval, void **extra, GucSource source)
 	bool		read_only;
 	TimestampTz deadline;
 	int			timeout_ms;
+	int			cap_kb;
 
 	if (publishing)
 		return true;
@@ -1073,7 +1105,7 @@ check_call_state(char **newval, void **extra, GucSource source)
 		return true;
 	if (IsParallelWorker() && InitializingParallelWorker &&
 		(**newval == '\0' ||
-		 parse_call_state(*newval, &read_only, &deadline, &timeout_ms)))
+		 parse_call_state(*newval, &read_only, &deadline, &timeout_ms, &cap_kb)))
 		return true;
 	GUC_check_errcode(ERRCODE_INSUFFICIENT_PRIVILEGE);
 	GUC_check_errmsg("parameter \"%s\" is set only by neon_ai_tools itself",
@@ -1092,11 +1124,12 @@ assign_call_state(const char *newval, void *extra)
 	bool		read_only;
 	TimestampTz deadline;
 	int			timeout_ms;
+	int			cap_kb;
 
 	if (!IsParallelWorker())
 		return;
 	if (newval == NULL ||
-		!parse_call_state(newval, &read_only, &deadline, &timeout_ms))
+		!parse_call_state(newval, &read_only, &deadline, &timeout_ms, &cap_kb))
 	{
 		guard.active = false;
 		return;
@@ -1107,6 +1140,8 @@ assign_call_state(const char *newval, void *extra)
 	guard.allowed = NIL;
 	guard.allowed_resolved = false;
 	nat_timer_adopt(deadline, timeout_ms);
+	/* the worker's own memory under the call's cap (call_memory.c) */
+	nat_memory_limit_worker(cap_kb);
 	guard.active = true;
 }
 

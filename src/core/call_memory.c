@@ -126,7 +126,12 @@ static bool as_known = false;
 static struct rlimit as_original;
 static long as_other_kb = 0;
 static bool as_limited = false;
-static int	stack_grown_kb = 0;
+static TimestampTz as_calibrated_at = 0;
+static char *stack_grown_to = NULL;	/* the lowest stack address mapped */
+static int	stack_grown_for = 0;	/* ... for this max_stack_depth */
+
+/* how often what is mapped is learnt again (libraries loaded meanwhile) */
+#define NAT_MEMORY_CALIBRATE_MS	1000
 
 /* mapped memory that the limit leaves beyond the cap (estimate's error) */
 #define NAT_MEMORY_AS_SLACK_KB	(8 * 1024)
@@ -167,31 +172,48 @@ calibrate(void)
 
 	if (vm > 0)
 		as_other_kb = vm - malloc_held_kb();
+	as_calibrated_at = GetCurrentTimestamp();
 }
 
 /*
- * Map the stack down to max_stack_depth below where it is now, once (the
- * kernel never shrinks it): with the address space limited, a stack that
- * had to grow would end the backend with SIGSEGV, and the postmaster would
- * restart every session.
+ * Map the stack down to max_stack_depth below its base (where PostgreSQL
+ * measures the depth from), and a little more, the kernel's stack limit
+ * permitting: with the address space limited, a stack that had to grow
+ * would end the backend with SIGSEGV, and the postmaster would restart
+ * every session.  The kernel never shrinks it, so this is done once, and
+ * again only if max_stack_depth is raised.
  */
 static void
 grow_stack(void)
 {
+	pg_stack_base_t base;
 	struct rlimit st;
-	long		bytes = (long) max_stack_depth * 1024L;
+	long		depth = (long) max_stack_depth * 1024L + 128 * 1024L;
+	char		here;
+	char	   *target;
 	volatile char *p;
+	long		bytes;
 	long		i;
 
-	if (getrlimit(RLIMIT_STACK, &st) == 0 && st.rlim_cur != RLIM_INFINITY)
-		bytes = Min(bytes, (long) st.rlim_cur - 1024L * 1024L);
-	if (bytes <= 0)
+	if (stack_grown_to != NULL && stack_grown_for == max_stack_depth)
 		return;
-	p = alloca(bytes);
-	for (i = bytes - 1; i >= 0; i -= 4096)
-		p[i] = 0;
-	p[0] = 0;
-	stack_grown_kb = max_stack_depth;
+	base = set_stack_base();
+	restore_stack_base(base);	/* set_stack_base() only to read the base */
+	stack_grown_for = max_stack_depth;
+	if (getrlimit(RLIMIT_STACK, &st) == 0 && st.rlim_cur != RLIM_INFINITY)
+		depth = Min(depth, (long) st.rlim_cur - 256 * 1024L);
+	target = (char *) base - depth;
+	if (stack_grown_to != NULL && stack_grown_to <= target)
+		return;
+	bytes = &here - target - 1024;	/* below this frame */
+	if (bytes > 0)
+	{
+		p = alloca(bytes);
+		for (i = bytes - 1; i >= 0; i -= 4096)
+			p[i] = 0;
+		p[0] = 0;
+	}
+	stack_grown_to = target;
 }
 
 /*
@@ -213,8 +235,10 @@ limit_address_space(void)
 		calibrate();
 		as_known = true;
 	}
-	if (stack_grown_kb < max_stack_depth)
-		grow_stack();
+	else if (GetCurrentTimestamp() >=
+			 TimestampTzPlusMilliseconds(as_calibrated_at, NAT_MEMORY_CALIBRATE_MS))
+		calibrate();
+	grow_stack();
 	want = (rlim_t) (as_other_kb + malloc_held_kb() + cap_kb +
 					 NAT_MEMORY_AS_SLACK_KB) * 1024;
 	if (as_original.rlim_cur != RLIM_INFINITY && want > as_original.rlim_cur)
@@ -340,6 +364,26 @@ nat_memory_disarm(bool failed)
 	unlimit_address_space(failed || have_base);
 	if (error_context_stack == &memory_context)
 		error_context_stack = memory_context.previous;
+}
+
+/*
+ * In a parallel worker of a call: the same address-space limit, for the
+ * worker's own memory (the leader's cap each; the worker ends with the
+ * statement, so nothing is put back).
+ */
+void
+nat_memory_limit_worker(int worker_cap_kb)
+{
+	if (worker_cap_kb <= 0)
+		return;
+	if (page_kb <= 0 || memory_timeout_id == MAX_TIMEOUTS)
+	{
+		long		page = sysconf(_SC_PAGESIZE);
+
+		page_kb = page > 0 ? page / 1024 : 4;
+	}
+	cap_kb = worker_cap_kb;
+	limit_address_space();
 }
 
 /* did the call go over its cap? */

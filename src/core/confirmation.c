@@ -65,13 +65,23 @@ needs_confirmation(ToolCall *call, int64 affected)
 {
 	const char *tool = call->tool->name;
 
-	if (strcmp(tool, "update_data") == 0 || strcmp(tool, "delete_data") == 0)
-		return NAT_COMMON(call)->where == NULL ||
-			strcmp(call->operation, "truncate") == 0 ||
-			strcmp(call->operation, "drop") == 0;
-	if (strcmp(tool, "execute_sql") == 0)
-		return affected > nat_confirmation_min_rows;
-	return false;
+	if ((strcmp(tool, "update_data") == 0 || strcmp(tool, "delete_data") == 0) &&
+		(NAT_COMMON(call)->where == NULL ||
+		 strcmp(call->operation, "truncate") == 0 ||
+		 strcmp(call->operation, "drop") == 0))
+		return true;
+
+	/*
+	 * Rows changed at every level (write_count.c): execute_sql and custom
+	 * tools, all of them; insert_data, update_data and delete_data with a
+	 * filter change the rows they were asked to freely, and need a token
+	 * when their cascades, triggers and rules change more than
+	 * confirmation_min_rows besides.
+	 */
+	if ((strcmp(tool, "insert_data") == 0 || strcmp(tool, "update_data") == 0 ||
+		 strcmp(tool, "delete_data") == 0) && call->statement_own > 0)
+		affected -= call->statement_own;
+	return affected > nat_confirmation_min_rows;
 }
 
 /*

@@ -520,8 +520,13 @@ nat_run_tool_call(const char *name, Jsonb *args, bool plan_only)
 	{
 		call_depth--;
 		current_call = NULL;
-		/* sequence state (currval, lastval) the call leaves to another role */
-		if (call_user != GetSessionUserId())
+		/*
+		 * Sequence state (currval, lastval) the call leaves to the next
+		 * caller: cleared when the call ran as another role than the one that
+		 * logged in (SET ROLE or SET SESSION AUTHORIZATION by an
+		 * authenticator, which may hand the session to another role next).
+		 */
+		if (call_user != GetSessionUserId() || call_user != GetAuthenticatedUserId())
 			ResetSequenceCaches();
 		nat_set_error_context(NULL);
 		nat_conversion_end();

@@ -46,7 +46,11 @@
 #include "catalog/objectaddress.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
+#include "utils/rel.h"
 #include "catalog/pg_inherits.h"
+#include "catalog/pg_namespace.h"
+#include "access/htup_details.h"
+#include "access/xact.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
@@ -64,21 +68,27 @@ typedef struct WrappedNode
 	ExecProcNodeMtd real;
 } WrappedNode;
 
+/* the function every ModifyTable node runs (ExecModifyTable, not exported) */
+static ExecProcNodeMtd modify_table_real = NULL;
+
 static struct
 {
 	bool		active;			/* a writing call is being counted */
 	int			paused;			/* the call's own bookkeeping is writing */
 	int64		total;			/* rows changed so far, every level */
 	int64		limit;			/* -1: none */
-	WrappedNode *wrapped;		/* in the call's memory */
+	WrappedNode *wrapped;		/* nodes that ran another function, if any
+								 * (another extension wrapped them): in the
+								 * call's memory */
 	int			nwrapped;
 	int			maxwrapped;
 	MemoryContext cxt;
 } writes;
 
 /*
- * The function a wrapped node ran before: the newest entry for it (a node
- * of an ended executor run can share an address with a new one).
+ * The function a wrapped node ran before: ExecModifyTable, unless another
+ * extension had wrapped the node first (then the newest entry for it: a
+ * node of an ended executor run can share an address with a new one).
  */
 static ExecProcNodeMtd
 real_function(PlanState *node)
@@ -90,8 +100,7 @@ real_function(PlanState *node)
 		if (writes.wrapped[i].node == node)
 			return writes.wrapped[i].real;
 	}
-	elog(ERROR, "ModifyTable node not found among the counted ones");
-	return NULL;				/* keep the compiler quiet */
+	return modify_table_real;
 }
 
 /*
@@ -117,9 +126,43 @@ counted_modify_table(PlanState *pstate)
 		mt->canSetTag = false;
 		estate->es_processed = before;
 	}
-	if (writes.active && writes.paused == 0)
+
+	/*
+	 * A view's rows are changed by its INSTEAD OF triggers, whose own
+	 * statements are counted where they run: not twice.
+	 */
+	if (writes.active && writes.paused == 0 &&
+		mt->resultRelInfo->ri_RelationDesc->rd_rel->relkind != RELKIND_VIEW)
 		writes.total += (int64) done;
 	return slot;
+}
+
+/*
+ * A node that does not set the statement's tag and writes a foreign table:
+ * postgres_fdw's direct modification decides whether to count its rows
+ * from the plan's flag when it begins, before the node can be wrapped, so
+ * they would not be counted (a foreign table in a data-modifying WITH, or
+ * in a rule's action).
+ */
+static void
+refuse_uncounted_foreign(ModifyTableState *mt)
+{
+	int			i;
+
+	if (mt->canSetTag)
+		return;
+	for (i = 0; i < mt->mt_nrels; i++)
+	{
+		Relation	rel = mt->resultRelInfo[i].ri_RelationDesc;
+
+		if (rel->rd_rel->relkind == RELKIND_FOREIGN_TABLE)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("foreign table \"%s\" cannot be changed by a data-modifying WITH or a rule in a tool call",
+							RelationGetRelationName(rel)),
+					 errdetail("The rows it would change cannot be counted against the call's write limit."),
+					 errhint("Change the foreign table in a statement of its own.")));
+	}
 }
 
 static void
@@ -128,6 +171,14 @@ wrap_node(PlanState *node)
 	if (!IsA(node, ModifyTableState) ||
 		node->ExecProcNodeReal == counted_modify_table)
 		return;
+	refuse_uncounted_foreign((ModifyTableState *) node);
+	if (modify_table_real == NULL)
+		modify_table_real = node->ExecProcNodeReal;
+	if (node->ExecProcNodeReal == modify_table_real)
+	{
+		ExecSetExecProcNode(node, counted_modify_table);
+		return;
+	}
 	if (writes.nwrapped == writes.maxwrapped)
 	{
 		writes.maxwrapped = Max(8, writes.maxwrapped * 2);
@@ -349,4 +400,153 @@ nat_writes_truncate(TruncateStmt *stmt)
 			rows += nat_count_table_rows(relid);
 	}
 	nat_writes_add(rows);
+}
+
+/* ---- utility statements that remove, rewrite or fill tables ---- */
+
+/* lock a relation DROP or ALTER TABLE names as they will, once owned */
+static void
+owner_lock_callback(const RangeVar *relation, Oid relid, Oid oldrelid,
+					void *arg)
+{
+	if (!OidIsValid(relid))
+		return;
+	if (!nat_relation_ownercheck(relid, GetUserId()))
+		aclcheck_error(ACLCHECK_NOT_OWNER,
+					   get_relkind_objtype(get_rel_relkind(relid)),
+					   relation->relname);
+}
+
+/* the rows of a table and of its inheritors and partitions */
+static int64
+count_with_inheritors(Oid relid)
+{
+	List	   *all = find_all_inheritors(relid, AccessExclusiveLock, NULL);
+	ListCell   *lc;
+	int64		rows = 0;
+
+	foreach(lc, all)
+	{
+		char		relkind = get_rel_relkind(lfirst_oid(lc));
+
+		if (relkind == RELKIND_RELATION || relkind == RELKIND_MATVIEW)
+			rows += nat_count_table_rows(lfirst_oid(lc));
+	}
+	return rows;
+}
+
+/* the rows of the owned relation rv names (none if it does not exist) */
+static int64
+count_named(RangeVar *rv)
+{
+	Oid			relid = RangeVarGetRelidExtended(rv, AccessExclusiveLock,
+												 RVR_MISSING_OK,
+												 owner_lock_callback, NULL);
+
+	return OidIsValid(relid) ? count_with_inheritors(relid) : 0;
+}
+
+/* the rows of every table and materialized view of a schema */
+static int64
+count_schema(const char *name)
+{
+	Oid			nspid = get_namespace_oid(name, true);
+	Relation	rel;
+	SysScanDesc scan;
+	HeapTuple	tup;
+	List	   *relids = NIL;
+	ListCell   *lc;
+	int64		rows = 0;
+
+	if (!OidIsValid(nspid))
+		return 0;
+	rel = table_open(RelationRelationId, AccessShareLock);
+	scan = systable_beginscan(rel, InvalidOid, false, NULL, 0, NULL);
+	while (HeapTupleIsValid(tup = systable_getnext(scan)))
+	{
+		Form_pg_class c = (Form_pg_class) GETSTRUCT(tup);
+
+		if (c->relnamespace == nspid &&
+			(c->relkind == RELKIND_RELATION || c->relkind == RELKIND_MATVIEW))
+			relids = lappend_oid(relids, c->oid);
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	foreach(lc, relids)
+	{
+		LockRelationOid(lfirst_oid(lc), AccessExclusiveLock);
+		rows += nat_count_table_rows(lfirst_oid(lc));
+	}
+	return rows;
+}
+
+/*
+ * Before a utility statement runs: the rows it will remove or rewrite
+ * count, and past the limit nothing runs.  DROP TABLE and DROP
+ * MATERIALIZED VIEW (their inheritors and partitions go with them), DROP
+ * SCHEMA (every table in it), and ALTER TABLE that drops a column or
+ * changes its type (every row is rewritten).
+ */
+void
+nat_writes_utility_before(Node *stmt)
+{
+	int64		rows = 0;
+	ListCell   *lc;
+
+	if (IsA(stmt, DropStmt))
+	{
+		DropStmt   *ds = (DropStmt *) stmt;
+
+		if (ds->removeType == OBJECT_TABLE || ds->removeType == OBJECT_MATVIEW)
+		{
+			foreach(lc, ds->objects)
+				rows += count_named(makeRangeVarFromNameList(lfirst_node(List, lc)));
+		}
+		else if (ds->removeType == OBJECT_SCHEMA)
+		{
+			foreach(lc, ds->objects)
+				rows += count_schema(strVal(lfirst(lc)));
+		}
+	}
+	else if (IsA(stmt, AlterTableStmt))
+	{
+		AlterTableStmt *as = (AlterTableStmt *) stmt;
+
+		foreach(lc, as->cmds)
+		{
+			AlterTableCmd *cmd = lfirst_node(AlterTableCmd, lc);
+
+			if (cmd->subtype == AT_AlterColumnType || cmd->subtype == AT_DropColumn)
+			{
+				rows = count_named(as->relation);
+				break;
+			}
+		}
+	}
+	if (rows > 0)
+		nat_writes_add(rows);
+}
+
+/*
+ * After a utility statement ran: the rows it put in a table (CREATE TABLE
+ * AS, SELECT INTO, CREATE MATERIALIZED VIEW, REFRESH MATERIALIZED VIEW)
+ * count, and past the limit the call fails and is rolled back.
+ */
+void
+nat_writes_utility_after(Node *stmt)
+{
+	RangeVar   *rv = NULL;
+	Oid			relid;
+
+	if (IsA(stmt, CreateTableAsStmt))
+		rv = ((CreateTableAsStmt *) stmt)->into->rel;
+	else if (IsA(stmt, RefreshMatViewStmt))
+		rv = ((RefreshMatViewStmt *) stmt)->relation;
+	if (rv == NULL)
+		return;
+	relid = RangeVarGetRelid(rv, NoLock, true);
+	if (!OidIsValid(relid))
+		return;					/* WITH NO DATA into nothing, IF NOT EXISTS */
+	CommandCounterIncrement();	/* see the rows the statement wrote */
+	nat_writes_add(nat_count_table_rows(relid));
 }

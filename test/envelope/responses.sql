@@ -75,6 +75,12 @@ FROM generate_series(1, 12) g;
 CREATE TABLE blobs (id int PRIMARY KEY, body text);
 INSERT INTO blobs SELECT g, repeat('x', 2000) FROM generate_series(1, 20) g;
 
+-- a table whose rule changes one more row (statementAffectedRows)
+CREATE TABLE env.ruled (id int PRIMARY KEY, v text);
+CREATE TABLE env.rule_log (entry text);
+INSERT INTO env.ruled VALUES (1, 'a');
+CREATE RULE log_update AS ON UPDATE TO env.ruled DO ALSO INSERT INTO env.rule_log VALUES (NEW.v);
+
 -- scratch tables the write tools may truncate and drop
 CREATE TABLE scratch_truncate (id int);
 INSERT INTO scratch_truncate SELECT generate_series(1, 4);
@@ -205,6 +211,13 @@ SELECT 'success/delete_data mode drop, dry_run', ai_tool_call('delete_data',
     '{"table": "scratch_drop", "mode": "drop", "confirm": true, "dry_run": true}');
 SELECT 'success/delete_data mode drop', ai_tool_call('delete_data',
     '{"table": "scratch_drop", "mode": "drop", "confirm": true}');
+
+-- a rule that changes one more row than the statement: affectedRows is
+-- every row, statementAffectedRows the statement's own
+SELECT 'success/update_data through a rule (statementAffectedRows)', ai_tool_call('update_data',
+    '{"table": "ruled", "set": {"v": "b"}, "where": {"id": 1}}');
+SELECT 'success/execute_sql mode multiple through a rule (statementAffectedRows)', ai_tool_call('execute_sql',
+    '{"sql": "UPDATE env.ruled SET v = $1 WHERE id = 1; SELECT 1 AS one", "params": ["c"], "mode": "multiple"}');
 
 -- execute_sql
 SELECT 'success/execute_sql query with params', ai_tool_call('execute_sql',
@@ -399,6 +412,12 @@ SELECT 'confirmation_required/update without where', ai_tool_call('update_data',
     '{"table": "orders", "set": {"status": "x"}}');
 SELECT 'confirmation_required/truncate without confirm', ai_tool_call('delete_data',
     '{"table": "orders", "mode": "truncate"}');
+
+-- resource_limit: one allocation larger than neon_ai_tools.max_call_memory
+SET neon_ai_tools.max_call_memory = '16MB';
+SELECT 'resource_limit:limit_exceeded/execute_sql past max_call_memory', ai_tool_call('execute_sql',
+    '{"sql": "SELECT array_length(array_fill(1, ARRAY[50000000]), 1)"}');
+RESET neon_ai_tools.max_call_memory;
 
 -- limit_exceeded
 SELECT 'limit_exceeded/update_data past max_affected', ai_tool_call('update_data',

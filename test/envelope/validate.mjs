@@ -45,6 +45,7 @@ const CATEGORIES = [
   ["confirmation_required", "confirmation_required"],
   ["limit_exceeded", "limit_exceeded"],
   ["tool_disabled", "permission_denied"],
+  ["resource_limit", "limit_exceeded"],
   ["unknown_error", "unknown"],
 ];
 

@@ -50,6 +50,10 @@ SELECT path, idb.sql(path) AS answer FROM (VALUES
   ($q$DO $d$BEGIN SET LOCAL ROLE regress_idb_b; END$d$$q$),
   ($q$DO $d$BEGIN PERFORM set_config('role', 'regress_idb_b', true); END$d$$q$),
   ($q$DO $d$BEGIN EXECUTE 'SET LOCAL ROLE regress_idb_b'; END$d$$q$),
+  ($q$DO $d$BEGIN PERFORM set_config('role', NULL, true); END$d$$q$),
+  ($q$DO $d$BEGIN PERFORM set_config('session_authorization', NULL, true); END$d$$q$),
+  ($q$DO $d$BEGIN SET LOCAL "Role" TO DEFAULT; END$d$$q$),
+  ($q$DO $d$BEGIN SET LOCAL session_authorization TO DEFAULT; END$d$$q$),
   ($q$SELECT query_to_xml('SELECT set_config(''role'', ''regress_idb_b'', true)', true, true, '')$q$),
   ($q$SELECT * FROM xpath_table('owner', 'secret', 'idb.tenant_data', '/a', 'true; SET LOCAL ROLE regress_idb_b; SELECT 1::text, ''<a/>''::text') AS t(o text, a text)$q$),
   ('SELECT idb.as_b()')
@@ -57,6 +61,8 @@ SELECT path, idb.sql(path) AS answer FROM (VALUES
 -- the documented authenticator pattern: agent_a cannot read or write b's rows
 SELECT jsonb_pretty(ai_tool_call('execute_sql', $${"mode": "multiple", "sql": "SELECT set_config('role', 'regress_idb_b', true); SELECT current_user, secret FROM idb.tenant_data"}$$) - 'executionTime');
 SELECT idb.sql($$WITH r AS (SELECT set_config('role', 'regress_idb_b', true)) UPDATE idb.tenant_data SET secret = 'stolen' FROM r$$);
+-- a reset swallowed by an exception block, then a cached plan: still refused
+SELECT idb.sql($q$DO $d$DECLARE v text; BEGIN FOR i IN 1..2 LOOP BEGIN IF i = 2 THEN PERFORM set_config('role', NULL, true); END IF; SELECT secret INTO v FROM idb.tenant_data WHERE owner <> 'regress_idb_a' LIMIT 1; RAISE EXCEPTION 'restore'; EXCEPTION WHEN others THEN NULL; END; END LOOP; RAISE EXCEPTION 'read: %', v; END$d$$q$);
 -- SECURITY DEFINER still changes the current user, through the function manager
 SELECT ai_tool_call('execute_sql', '{"sql": "SELECT idb.definer() AS d, current_user AS c"}') -> 'data';
 SELECT current_user;
@@ -92,12 +98,15 @@ SELECT path, idb.ro(path) AS answer FROM (VALUES
   ($q$SELECT * FROM xpath_table('id', 'x::text', 'r3.ro_owned', '/a', 'false; REFRESH MATERIALIZED VIEW r3.mv; SELECT 1::text, ''<a/>''::text') AS t(id text, a text)$q$),
   ($q$SELECT * FROM xpath_table('id', 'x::text', 'r3.ro_owned', '/a', 'false; CHECKPOINT; SELECT 1::text, ''<a/>''::text') AS t(id text, a text)$q$),
   ($q$SELECT * FROM xpath_table('id', 'x::text', 'r3.ro_owned', '/a', 'false; VACUUM r3.ro_owned; SELECT 1::text, ''<a/>''::text') AS t(id text, a text)$q$),
+  ($q$SELECT * FROM xpath_table('id', 'x::text', 'r3.ro_owned', '/a', 'false; SET LOCAL transaction_read_only TO DEFAULT; DELETE FROM r3.ro_owned; SELECT 1::text, ''<a/>''::text') AS t(id text, a text)$q$),
+  ($q$SELECT * FROM xpath_table('id', 'x::text', 'r3.ro_owned', '/a', 'false; EXPLAIN ANALYZE CREATE TABLE r3.made AS SELECT 1 AS a; SELECT 1::text, ''<a/>''::text') AS t(id text, a text)$q$),
   ($q$SELECT query_to_xml('SELECT 1', true, true, '')::text <> ''$q$),
   ($q$SELECT * FROM xpath_table('id', 'x::text', 'r3.ro_owned', '/a', 'false; SET LOCAL search_path = r3; SELECT 1::text, ''<a/>''::text') AS t(id text, a text)$q$),
   ('EXPLAIN SELECT * FROM r3.ro_owned'),
   ('SHOW work_mem')
 ) AS v(path);
 RESET ROLE;
+SELECT count(*) AS ro_rows, to_regclass('r3.made') IS NULL AS not_made FROM r3.ro_owned;
 SELECT relfilenode = (SELECT relfilenode FROM before) AS same_relfilenode,
        (SELECT last_analyze IS NULL FROM pg_stat_user_tables WHERE relid = 'r3.ro_owned'::regclass) AS not_analyzed,
        obj_description('r3.ro_owned'::regclass, 'pg_class') IS NULL AS no_comment
@@ -118,11 +127,18 @@ INSERT INTO idb.ruled_small VALUES (1, 'a');
 CREATE RULE also_delete_few AS ON UPDATE TO idb.ruled_small DO ALSO DELETE FROM idb.items WHERE id BETWEEN 481 AND 485;
 CREATE FUNCTION idb.wipe() RETURNS int LANGUAGE plpgsql AS $$BEGIN DELETE FROM idb.items WHERE id > 100; RETURN 1; END$$;
 CREATE PROCEDURE idb.wipe_p() LANGUAGE plpgsql AS $$BEGIN DELETE FROM idb.items WHERE id > 100; END$$;
+CREATE VIEW idb.items_view AS SELECT id, v FROM idb.items;
+CREATE FUNCTION idb.items_view_delete() RETURNS trigger LANGUAGE plpgsql AS
+  $$BEGIN DELETE FROM idb.items WHERE id = OLD.id; RETURN OLD; END$$;
+CREATE TRIGGER items_view_delete INSTEAD OF DELETE ON idb.items_view
+  FOR EACH ROW EXECUTE FUNCTION idb.items_view_delete();
 ALTER TABLE idb.items OWNER TO regress_idb_a;
 ALTER TABLE idb.parent OWNER TO regress_idb_a;
 ALTER TABLE idb.child OWNER TO regress_idb_a;
 ALTER TABLE idb.ruled OWNER TO regress_idb_a;
 ALTER TABLE idb.ruled_small OWNER TO regress_idb_a;
+ALTER VIEW idb.items_view OWNER TO regress_idb_a;
+ALTER SCHEMA idb OWNER TO regress_idb_a;
 SET neon_ai_tools.max_affected_rows = 10;
 SET ROLE regress_idb_a;
 SELECT path, idb.sql(path) AS answer FROM (VALUES
@@ -133,8 +149,16 @@ SELECT path, idb.sql(path) AS answer FROM (VALUES
   ('TRUNCATE idb.items'),
   ('TRUNCATE idb.parent CASCADE'),
   ($q$DO $d$BEGIN FOR i IN 101..500 LOOP DELETE FROM idb.items WHERE id = i; END LOOP; END$d$$q$),
-  ($q$SELECT dblink_exec('dbname=' || current_database(), 'DELETE FROM idb.items WHERE id > 100')$q$)
+  ($q$SELECT dblink_exec('dbname=' || current_database(), 'DELETE FROM idb.items WHERE id > 100')$q$),
+  ('DROP TABLE idb.items'),
+  ('DROP SCHEMA idb CASCADE'),
+  ($q$ALTER TABLE idb.items ALTER COLUMN v TYPE varchar USING 'wiped'$q$),
+  ('ALTER TABLE idb.items DROP COLUMN v'),
+  ('CREATE TABLE idb.copy AS SELECT * FROM idb.items'),
+  ('SELECT * INTO idb.copy2 FROM idb.items')
 ) AS v(path);
+-- a view's INSTEAD OF trigger: its rows are counted once, where the trigger deletes them
+SELECT ai_tool_call('execute_sql', '{"sql": "DELETE FROM idb.items_view WHERE id BETWEEN 491 AND 498"}') - 'executionTime';
 SELECT ai_tool_call('update_data', '{"table": "idb.ruled", "set": {"v": "b"}, "where": {"id": 1}}') ->> 'error' AS rule;
 SELECT ai_tool_call('delete_data', '{"table": "idb.parent", "where": {"id": 1}}') ->> 'error' AS cascade;
 -- under the limit: affectedRows is every level's total, the statement's own beside it
@@ -153,15 +177,22 @@ SET ROLE regress_idb_a;
 SELECT path, idb.sql(path) AS answer FROM (VALUES
   ('WITH d AS (DELETE FROM idb.items WHERE id > 50 RETURNING 1) SELECT count(*) FROM d'),
   ($q$DO $d$BEGIN DELETE FROM idb.items WHERE id > 50; END$d$$q$),
-  ('TRUNCATE idb.items')
+  ('TRUNCATE idb.items'),
+  ('DROP TABLE idb.items')
 ) AS v(path);
+-- a filtered delete whose cascade removes 500 rows needs a token; its own row alone would not
+SELECT ai_tool_call('delete_data', '{"table": "idb.parent", "where": {"id": 1}}') ->> 'errorType' AS cascade;
+SELECT ai_tool_call('delete_data', '{"table": "idb.parent", "where": {"id": 2}}') ->> 'status' AS own_row;
 RESET ROLE;
 SELECT count(*) AS items FROM idb.items;
+SELECT count(*) AS children FROM idb.child;
 RESET neon_ai_tools.confirmation;
 RESET neon_ai_tools.confirmation_min_rows;
 
--- 5. settings that bound a call's memory or time are never raised in it
+-- 5. settings that bound a call's memory or time are never raised in it,
+-- not even back to their defaults (the caller lowered work_mem first)
 SET ROLE regress_idb_a;
+SET work_mem = '2MB';
 SELECT path, idb.sql(path) AS answer FROM (VALUES
   ($q$SELECT set_config('work_mem', '1GB', true)$q$),
   ($q$SELECT set_config('join_collapse_limit', '100', true)$q$),
@@ -173,11 +204,15 @@ SELECT path, idb.sql(path) AS answer FROM (VALUES
   ($q$SELECT set_config('jit', 'on', true)$q$),
   ('SET LOCAL maintenance_work_mem = ''2GB'''),
   ($q$DO $d$BEGIN SET LOCAL work_mem = '1GB'; END$d$$q$),
+  ($q$DO $d$BEGIN SET LOCAL lock_timeout TO DEFAULT; END$d$$q$),
+  ($q$DO $d$BEGIN SET LOCAL jit TO DEFAULT; END$d$$q$),
+  ($q$DO $d$BEGIN PERFORM set_config('work_mem', NULL, true); END$d$$q$),
   ($q$SELECT set_config('work_mem', '1MB', true)$q$),
   ($q$SELECT set_config('join_collapse_limit', '2', true)$q$)
 ) AS v(path);
 SHOW work_mem;
 SHOW join_collapse_limit;
+RESET work_mem;
 
 -- the memory cap: a call over it is stopped, the session goes on
 RESET ROLE;
