@@ -11,8 +11,12 @@
  * libpq's cancel request at once, which is safe from any thread, and the
  * waiting thread gets the server's 57014 within a round trip.
  *
- * A cancel that arrives before its request registered (stdio reads ahead)
- * is remembered in a small ring and applied when the request begins.
+ * Over stdio, a cancel that arrives before its request registered (stdio
+ * reads ahead) is remembered in a small ring and applied when the request
+ * begins; stdio has one session and one user.  Over HTTP a cancel applies
+ * only to a request of the same scope in flight at that moment: one for a
+ * finished or unknown id is dropped, so it can neither stop a later request
+ * that reuses the id nor push another caller's cancels out of the ring.
  *
  * IDENTIFICATION
  *	  src/mcp/calls.c
@@ -90,10 +94,11 @@ mcp_inflight_end(McpInflight *inflight)
 
 /*
  * Cancel the request id_text of scope.  Returns whether it was in flight;
- * if not, the cancel is remembered for a request that begins later.
+ * if not, and remember is set (stdio), the cancel is remembered for a
+ * request that begins later; otherwise it is dropped.
  */
 bool
-mcp_inflight_cancel(const char *scope, const char *id_text)
+mcp_inflight_cancel(const char *scope, const char *id_text, bool remember)
 {
 	char	   *key = scoped_key(scope, id_text);
 	McpInflight *inflight;
@@ -106,7 +111,7 @@ mcp_inflight_cancel(const char *scope, const char *id_text)
 			send_cancel(inflight);
 			found = true;
 		}
-	if (!found)
+	if (!found && remember)
 	{
 		free(early[early_next]);
 		early[early_next] = key;

@@ -66,13 +66,12 @@
 /* request headers, per connection (libmicrohttpd's own memory) */
 #define CONNECTION_MEMORY_BYTES (32 * 1024)
 
-/* seconds an idle keep-alive connection is kept */
-#define CONNECTION_IDLE_SECS 120
+/* each connection's thread: enough for libpq, TLS and json-c */
+#define THREAD_STACK_BYTES (2 * 1024 * 1024)
 
 
 static const McpHttpSettings *settings;
 static pthread_mutex_t counter_lock = PTHREAD_MUTEX_INITIALIZER;
-static int	requests_in_progress = 0;
 static unsigned long requests_seen = 0;
 static int	requests_open = 0;		/* begun, and not yet completed() */
 
@@ -85,6 +84,7 @@ static enum MHD_Result check_request(struct MHD_Connection *connection,
 									 HttpRequest *req);
 static enum MHD_Result answer_message(struct MHD_Connection *connection,
 									  HttpRequest *req);
+static int	check_role(const char *role);
 static int	prepare_context(struct MHD_Connection *connection, HttpRequest *req,
 							json_object *message, McpContext *ctx,
 							McpSession *copy, json_object **error);
@@ -98,12 +98,10 @@ static enum MHD_Result respond_unauthorized(struct MHD_Connection *connection,
 											const char *reason);
 static enum MHD_Result count_authorization(void *cls, enum MHD_ValueKind kind,
 										   const char *key, const char *value);
-static bool origin_allowed(const char *origin);
-static bool is_loopback_host(const char *host, size_t len);
 
 static char *decode_header_value(const char *value);
-static bool enter_request(void);
 static int	open_requests(void);
+static void reload(const McpHttpSettings *s);
 static void completed(void *cls, struct MHD_Connection *connection,
 					  void **state, enum MHD_RequestTerminationCode toe);
 static void log_mhd(void *cls, const char *fmt, va_list ap) MCP_PRINTF(2, 0);
@@ -167,15 +165,27 @@ mcp_serve_http(const McpHttpSettings *s)
 	sigemptyset(&signals);
 	sigaddset(&signals, SIGTERM);
 	sigaddset(&signals, SIGINT);
+	sigaddset(&signals, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &signals, NULL);
+	http_checks_configure(s, loopback);
+	http_limits_configure(s->request_timeout_secs, s->idle_timeout_secs,
+						  s->max_requests, s->max_requests_per_token);
+	http_session_configure(s->max_sessions_per_token);
+	if (mcp_auth_enabled())
+		mcp_role_check_tokens();
 
 	/* the logger comes first, so that it also reports the other options */
 	daemon = MHD_start_daemon(flags, (uint16_t) s->port, NULL, NULL, handle, NULL,
 							  MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
 							  MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &addr,
 							  MHD_OPTION_CONNECTION_LIMIT, (unsigned int) s->max_connections,
+							  MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+							  (unsigned int) s->max_connections_per_address,
 							  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) CONNECTION_MEMORY_BYTES,
-							  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) CONNECTION_IDLE_SECS,
+							  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) s->idle_timeout_secs,
+							  MHD_OPTION_THREAD_STACK_SIZE, (size_t) THREAD_STACK_BYTES,
+							  MHD_OPTION_NOTIFY_CONNECTION, http_limits_notify, NULL,
+							  MHD_OPTION_URI_LOG_CALLBACK, http_limits_request_line, NULL,
 							  MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
 							  cert != NULL ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, cert,
 							  MHD_OPTION_HTTPS_MEM_KEY, key,
@@ -194,8 +204,17 @@ mcp_serve_http(const McpHttpSettings *s)
 			addr.ss_family == AF_INET6 ? "]" : "", s->port,
 			mcp_auth_enabled() ? " (bearer tokens required)" : "");
 
-	while (sigwait(&signals, &sig) != 0)
-		;
+	for (;;)
+	{
+		struct timespec second = {1, 0};
+
+		sig = sigtimedwait(&signals, NULL, &second);
+		if (sig == SIGHUP)
+			reload(s);
+		else if (sig == SIGTERM || sig == SIGINT)
+			break;
+		http_limits_sweep();
+	}
 	mcp_log(MCP_LOG_NOTICE, "%s received: no new connections; waiting up to %d ms for calls in progress",
 			sig == SIGTERM ? "SIGTERM" : "SIGINT", s->shutdown_grace_ms);
 	MHD_quiesce_daemon(daemon);
@@ -231,6 +250,7 @@ handle(void *cls, struct MHD_Connection *connection, const char *url,
 	   size_t *upload_data_size, void **state)
 {
 	HttpRequest *req = *state;
+	enum MHD_Result result;
 
 	if (req == NULL)
 	{
@@ -241,7 +261,10 @@ handle(void *cls, struct MHD_Connection *connection, const char *url,
 		pthread_mutex_lock(&counter_lock);
 		requests_open++;
 		pthread_mutex_unlock(&counter_lock);
-		return check_request(connection, url, method, req);
+		result = check_request(connection, url, method, req);
+		if (req->answered)
+			http_limits_request_read(connection);
+		return result;
 	}
 	if (*upload_data_size > 0)
 	{
@@ -271,6 +294,7 @@ handle(void *cls, struct MHD_Connection *connection, const char *url,
 	}
 	if (req->answered)
 		return MHD_YES;
+	http_limits_request_read(connection);
 	if (strcmp(method, "DELETE") == 0)
 		return end_session(connection, req);
 	if (req->too_big)
@@ -291,7 +315,6 @@ check_request(struct MHD_Connection *connection, const char *url,
 			  const char *method, HttpRequest *req)
 {
 	const char *metadata_path = mcp_auth_metadata_path();
-	const char *origin;
 	const char *type;
 	const char *accept;
 	const char *length;
@@ -307,8 +330,10 @@ check_request(struct MHD_Connection *connection, const char *url,
 		req->answered = true;
 		return serve_metadata(connection);
 	}
-	origin = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Origin");
-	if (strcmp(url, MCP_ENDPOINT) != 0)
+	if (!http_host_allowed(connection))
+		status = 403, result = http_respond_error(connection, 403, JSONRPC_INVALID_REQUEST,
+											 "Forbidden: the Host is not this server's name");
+	else if (strcmp(url, MCP_ENDPOINT) != 0)
 		status = 404, result = http_respond_error(connection, 404, JSONRPC_INVALID_REQUEST,
 											 "Not Found: the MCP endpoint is " MCP_ENDPOINT);
 	else if (strcmp(method, "POST") != 0 && strcmp(method, "DELETE") != 0)
@@ -316,7 +341,7 @@ check_request(struct MHD_Connection *connection, const char *url,
 									   mcp_strdup("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,"
 												  "\"message\":\"Method Not Allowed: POST a JSON-RPC message (this server opens no stream on GET)\"}}"),
 									   "Allow", "POST, DELETE");
-	else if (origin != NULL && !origin_allowed(origin))
+	else if (!http_origins_allowed(connection))
 		status = 403, result = http_respond_error(connection, 403, JSONRPC_INVALID_REQUEST,
 											 "Forbidden: the Origin is not allowed");
 	else if (mcp_auth_enabled() &&
@@ -326,11 +351,16 @@ check_request(struct MHD_Connection *connection, const char *url,
 		status = 400, result = respond_unauthorized(connection, MCP_AUTH_MALFORMED,
 													"more than one Authorization header");
 	else if (mcp_auth_enabled() &&
-			 (auth = mcp_auth_check(MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
-																"Authorization"),
-									&req->role, &reason)) != MCP_AUTH_OK)
+			 (auth = mcp_auth_check_identity(MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
+																		 "Authorization"),
+											 &req->role, req->identity, &reason)) != MCP_AUTH_OK)
 		status = auth == MCP_AUTH_MALFORMED ? 400 : 401,
 			result = respond_unauthorized(connection, auth, reason);
+	else if (req->role != NULL &&
+			 (status = check_role(req->role)) != 0)
+		result = http_respond_error(connection, status, JSONRPC_INVALID_REQUEST,
+									status == 403 ? "Forbidden: the token's role may not be used"
+									: "Service Unavailable: the token's role could not be checked; retry shortly");
 	if (status == 0 && strcmp(method, "POST") == 0)
 	{
 		type = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Type");
@@ -356,6 +386,22 @@ check_request(struct MHD_Connection *connection, const char *url,
 			mcp_log(MCP_LOG_NOTICE, "request refused: %s", reason);
 	}
 	return result;
+}
+
+/*
+ * Is the token's role one a request may run as (role_check.c)?  0, or the
+ * status to refuse with: 403, or 503 when the database could not say.
+ */
+static int
+check_role(const char *role)
+{
+	char		why[256];
+	McpRoleVerdict verdict = mcp_role_check(role, why, sizeof(why));
+
+	if (verdict == MCP_ROLE_OK)
+		return 0;
+	mcp_log(MCP_LOG_WARNING, "request refused: the token's role \"%s\" %s", role, why);
+	return verdict == MCP_ROLE_REFUSED ? 403 : 503;
 }
 
 /*
@@ -389,13 +435,12 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 	}
 	else
 		status = prepare_context(connection, req, message, &ctx, &copy, &error);
-	if (status == 0 && !enter_request())
-	{
-		status = 503;
+	if (status == 0 && (status = http_limits_enter(req->identity)) != 0)
 		error = jsonrpc_error(NULL, JSONRPC_INTERNAL_ERROR,
-							  "Service Unavailable: too many requests in progress; retry shortly",
+							  status == 503
+							  ? "Service Unavailable: too many requests in progress; retry shortly"
+							  : "Too Many Requests: this token has its share of the requests in progress (--max-requests-per-token); retry shortly",
 							  NULL);
-	}
 	if (status != 0)
 	{
 		json_object_put(message);
@@ -405,7 +450,7 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 		if (ctx.session != NULL && ctx.session != &copy)
 			http_session_publish(ctx.session, false);
 		return http_respond(connection, status, "application/json", text,
-					   status == 503 ? "Retry-After" : NULL, "1");
+					   status == 503 || status == 429 ? "Retry-After" : NULL, "1");
 	}
 
 	if (http_wants_stream(connection, message))
@@ -415,7 +460,7 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 	}
 	response = jsonrpc_process_parsed(&ctx, message, req->body, req->len);
 	json_object_put(message);
-	http_leave_request();
+	http_leave_request(req->identity);
 	status = ctx.http_status != 0 ? ctx.http_status : response != NULL ? 200 : 202;
 	if (status == 200 && json_object_is_type(response, json_type_object) &&
 		json_object_object_get_ex(response, "error", NULL) &&
@@ -447,6 +492,7 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 		return http_respond(connection, status, NULL, NULL, NULL, NULL);
 	text = jsonrpc_to_text(response);
 	json_object_put(response);
+	req->answer_bytes = strlen(text);
 	result = http_respond(connection, status, "application/json", text, NULL, NULL);
 	return result;
 }
@@ -507,7 +553,16 @@ prepare_context(struct MHD_Connection *connection, HttpRequest *req,
 	if (method != NULL && json_object_is_type(method, json_type_string) &&
 		strcmp(json_object_get_string(method), "initialize") == 0)
 	{
-		ctx->session = http_session_new(req->role);
+		if (session_id != NULL)
+		{
+			/* the README's rule: one initialize per session */
+			*error = jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
+								   "Invalid Request: initialize must not carry Mcp-Session-Id: "
+								   "this session is initialized already (DELETE it, or initialize "
+								   "without the header for a new one)", NULL);
+			return 400;
+		}
+		ctx->session = http_session_new(req->identity);
 		if (ctx->session == NULL)
 		{
 			*error = jsonrpc_error(NULL, JSONRPC_INTERNAL_ERROR,
@@ -524,7 +579,7 @@ prepare_context(struct MHD_Connection *connection, HttpRequest *req,
 							   "or use protocol revision 2026-07-28 with _meta)", NULL);
 		return 400;
 	}
-	if (!http_session_find(session_id, req->role, copy))
+	if (!http_session_find(session_id, req->identity, copy))
 	{
 		*error = jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
 							   "Not Found: no such session (it ended or expired); initialize again",
@@ -610,7 +665,7 @@ end_session(struct MHD_Connection *connection, HttpRequest *req)
 {
 	const char *id = MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
 												 "Mcp-Session-Id");
-	int			status = id == NULL ? 400 : http_session_end(id, req->role) ? 204 : 404;
+	int			status = id == NULL ? 400 : http_session_end(id, req->identity) ? 204 : 404;
 
 	http_log_request("DELETE", NULL, req->role, status, req->start);
 	if (status == 204)
@@ -704,45 +759,6 @@ count_authorization(void *cls, enum MHD_ValueKind kind, const char *key,
 }
 
 /*
- * Origins a browser page may call us from: the loopback ones (a local
- * page), the administrator's list, everything if the list holds "*".
- */
-static bool
-origin_allowed(const char *origin)
-{
-	const char *host;
-	const char *end;
-	int			i;
-
-	for (i = 0; i < settings->n_allowed_origins; i++)
-		if (strcmp(settings->allowed_origins[i], "*") == 0 ||
-			strcasecmp(settings->allowed_origins[i], origin) == 0)
-			return true;
-	if (strncasecmp(origin, "http://", 7) == 0)
-		host = origin + 7;
-	else if (strncasecmp(origin, "https://", 8) == 0)
-		host = origin + 8;
-	else
-		return false;
-	if (host[0] == '[')
-		end = strchr(host, ']') != NULL ? strchr(host, ']') + 1 : host + strlen(host);
-	else
-		end = host + strcspn(host, ":/");
-	if (*end != '\0' && *end != ':')
-		return false;
-	return is_loopback_host(host, (size_t) (end - host));
-}
-
-static bool
-is_loopback_host(const char *host, size_t len)
-{
-	return (len == 9 && strncasecmp(host, "localhost", 9) == 0) ||
-		(len == 5 && strncmp(host, "[::1]", 5) == 0) ||
-		(len >= 9 && strncmp(host, "127.", 4) == 0 &&
-		 strspn(host, "0123456789.") == len);
-}
-
-/*
  * Does an Accept header take this type (itself, type/asterisk, or all)?
  */
 bool
@@ -820,19 +836,6 @@ http_log_request(const char *method, const McpContext *ctx, const char *role,
 			mcp_now_ms() - start);
 }
 
-static bool
-enter_request(void)
-{
-	bool		ok;
-
-	pthread_mutex_lock(&counter_lock);
-	ok = requests_in_progress < settings->max_requests;
-	if (ok)
-		requests_in_progress++;
-	pthread_mutex_unlock(&counter_lock);
-	return ok;
-}
-
 static int
 open_requests(void)
 {
@@ -845,11 +848,9 @@ open_requests(void)
 }
 
 void
-http_leave_request(void)
+http_leave_request(const char *identity)
 {
-	pthread_mutex_lock(&counter_lock);
-	requests_in_progress--;
-	pthread_mutex_unlock(&counter_lock);
+	http_limits_leave(identity);
 }
 
 /* libmicrohttpd is done with a request */
@@ -861,8 +862,10 @@ completed(void *cls, struct MHD_Connection *connection, void **state,
 
 	if (req == NULL)
 		return;
+	http_limits_request_done(connection);
 	free(req->body);
 	free(req->role);
+	mcp_release_memory(req->answer_bytes);
 	free(req);
 	*state = NULL;
 	pthread_mutex_lock(&counter_lock);
@@ -951,3 +954,27 @@ read_file(const char *path)
 	return text;
 }
 
+
+/*
+ * SIGHUP: read the tokens file and the JWT keys again, check the roles,
+ * and end the sessions of tokens no longer in the file.  Sessions of the
+ * other tokens, and requests in progress, go on.
+ */
+static void
+reload(const McpHttpSettings *s)
+{
+	bool		ok;
+	int			ended;
+
+	mcp_log(MCP_LOG_NOTICE, "SIGHUP received: reloading the tokens file and the JWT keys");
+	if (s->auth_settings == NULL || !mcp_auth_enabled())
+	{
+		mcp_log(MCP_LOG_NOTICE, "reload: no tokens are configured; nothing to reload");
+		return;
+	}
+	ok = mcp_auth_reload(s->auth_settings);
+	mcp_role_check_tokens();
+	ended = http_session_end_stale(mcp_auth_identity_current);
+	mcp_log(MCP_LOG_NOTICE, "reload %s; %d session%s of revoked tokens ended",
+			ok ? "done" : "incomplete (see above)", ended, ended == 1 ? "" : "s");
+}

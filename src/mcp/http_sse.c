@@ -49,6 +49,7 @@ typedef struct SseStream
 	char	   *body;			/* and its text */
 	size_t		body_len;
 	char	   *role;
+	char		identity[MCP_IDENTITY_LEN + 1];
 	double		start;
 	char		scope[40];		/* the request's cancel scope and id */
 	char	   *id_key;
@@ -121,7 +122,7 @@ sse_work(void *arg)
 
 	response = jsonrpc_process_parsed(&stream->ctx, stream->message, stream->body,
 									  stream->body_len);
-	http_leave_request();
+	http_leave_request(stream->identity);
 	http_log_request(stream->ctx.method, &stream->ctx, stream->role, 200, stream->start);
 	if (response != NULL)
 		sse_push(stream, response);
@@ -216,7 +217,7 @@ cancel_stream(SseStream *stream)
 	{
 		stream->cancel_sent = true;
 		mcp_log(MCP_LOG_INFO, "the client closed its stream; cancelling its call");
-		mcp_inflight_cancel(stream->scope, stream->id_key);
+		mcp_inflight_cancel(stream->scope, stream->id_key, false);
 	}
 }
 
@@ -261,6 +262,7 @@ http_start_sse(struct MHD_Connection *connection, HttpRequest *req,
 		stream->ctx.scope = stream->session.id;
 	}
 	stream->role = req->role != NULL ? mcp_strdup(req->role) : NULL;
+	memcpy(stream->identity, req->identity, sizeof(stream->identity));
 	stream->ctx.role = stream->role;
 	snprintf(stream->scope, sizeof(stream->scope), "%s", stream->ctx.scope);
 	stream->ctx.scope = stream->scope;
@@ -277,7 +279,7 @@ http_start_sse(struct MHD_Connection *connection, HttpRequest *req,
 	req->body = NULL;
 	if (pthread_create(&stream->worker, NULL, sse_work, stream) != 0)
 	{
-		http_leave_request();
+		http_leave_request(stream->identity);
 		json_object_put(stream->message);
 		free(stream->body);
 		free(stream->role);

@@ -50,6 +50,10 @@
 /* Largest accepted message (one line of input), in bytes. */
 #define MCP_MAX_MESSAGE_BYTES (4 * 1024 * 1024)
 
+/* batch limits (batch.c): members run, and bytes of answers kept */
+#define MCP_DEFAULT_BATCH_MEMBERS 100
+#define MCP_DEFAULT_BATCH_BYTES (8 * 1024 * 1024)
+
 /*
  * Exit codes.  They are part of the interface (documented in --help): an MCP
  * client shows them when the server process ends.  The database being
@@ -94,6 +98,7 @@ extern char *mcp_strdup(const char *s);
 extern char *mcp_strndup(const char *s, size_t len);
 extern char *mcp_psprintf(const char *fmt,...) MCP_PRINTF(1, 2);
 extern double mcp_now_ms(void);
+extern void mcp_release_memory(size_t bytes_handled);
 extern uint64_t mcp_text_hash(const char *text);
 
 /* in rawjson.c */
@@ -220,7 +225,8 @@ extern void mcp_context_init(McpContext *ctx, McpSession *session);
 /* in calls.c */
 extern McpInflight *mcp_inflight_begin(const char *scope, const char *id_text);
 extern void mcp_inflight_end(McpInflight *inflight);
-extern bool mcp_inflight_cancel(const char *scope, const char *id_text);
+extern bool mcp_inflight_cancel(const char *scope, const char *id_text,
+								bool remember);
 extern void mcp_inflight_cancel_all(void);
 extern int	mcp_inflight_count(void);
 
@@ -283,6 +289,14 @@ extern json_object *jsonrpc_process_parsed(McpContext *ctx, json_object *message
 										   const char *text, size_t len);
 extern char *jsonrpc_to_text(json_object *message);
 extern json_object *jsonrpc_oversized_error(size_t max_bytes);
+extern json_object *jsonrpc_process_member(McpContext *ctx, const char *text,
+										   size_t len);
+extern json_object *jsonrpc_member_id(const char *text, size_t len);
+
+/* in batch.c */
+extern void mcp_batch_configure(int members, size_t bytes);
+extern json_object *mcp_batch_process(McpContext *ctx, const char *text,
+									  size_t len);
 
 /* in mcp.c */
 extern json_object *mcp_dispatch(McpContext *ctx, const char *method,
