@@ -85,6 +85,8 @@ static enum MHD_Result check_request(struct MHD_Connection *connection,
 static enum MHD_Result answer_message(struct MHD_Connection *connection,
 									  HttpRequest *req);
 static int	check_role(const char *role);
+static enum MHD_Result respond_busy(struct MHD_Connection *connection,
+									HttpRequest *req, int status);
 static int	prepare_context(struct MHD_Connection *connection, HttpRequest *req,
 							json_object *message, McpContext *ctx,
 							McpSession *copy, json_object **error);
@@ -271,7 +273,11 @@ handle(void *cls, struct MHD_Connection *connection, const char *url,
 		size_t		n = *upload_data_size;
 
 		*upload_data_size = 0;
-		if (req->answered || req->too_big)
+		/* a body is kept only by a request that holds a slot */
+		if (!req->answered && !req->entered && req->refused == 0 &&
+			(req->refused = http_limits_enter(req->identity)) == 0)
+			req->entered = true;
+		if (req->answered || req->too_big || req->refused != 0)
 			return MHD_YES;
 		if (req->len + n > settings->max_body_bytes)
 		{
@@ -295,6 +301,8 @@ handle(void *cls, struct MHD_Connection *connection, const char *url,
 	if (req->answered)
 		return MHD_YES;
 	http_limits_request_read(connection);
+	if (req->refused != 0)
+		return respond_busy(connection, req, req->refused);
 	if (strcmp(method, "DELETE") == 0)
 		return end_session(connection, req);
 	if (req->too_big)
@@ -435,12 +443,18 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 	}
 	else
 		status = prepare_context(connection, req, message, &ctx, &copy, &error);
-	if (status == 0 && (status = http_limits_enter(req->identity)) != 0)
-		error = jsonrpc_error(NULL, JSONRPC_INTERNAL_ERROR,
-							  status == 503
-							  ? "Service Unavailable: too many requests in progress; retry shortly"
-							  : "Too Many Requests: this token has its share of the requests in progress (--max-requests-per-token); retry shortly",
-							  NULL);
+	if (status == 0 && !req->entered)
+	{
+		/* a request without a body takes its slot now */
+		if ((status = http_limits_enter(req->identity)) != 0)
+		{
+			json_object_put(message);
+			if (ctx.session != NULL && ctx.session != &copy)
+				http_session_publish(ctx.session, false);
+			return respond_busy(connection, req, status);
+		}
+		req->entered = true;
+	}
 	if (status != 0)
 	{
 		json_object_put(message);
@@ -456,11 +470,13 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 	if (http_wants_stream(connection, message))
 	{
 		/* the stream takes the message over */
+		req->entered = false;	/* the stream gives the slot back */
 		return http_start_sse(connection, req, &ctx, &copy, message);
 	}
 	response = jsonrpc_process_parsed(&ctx, message, req->body, req->len);
 	json_object_put(message);
 	http_leave_request(req->identity);
+	req->entered = false;
 	status = ctx.http_status != 0 ? ctx.http_status : response != NULL ? 200 : 202;
 	if (status == 200 && json_object_is_type(response, json_type_object) &&
 		json_object_object_get_ex(response, "error", NULL) &&
@@ -495,6 +511,25 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 	req->answer_bytes = strlen(text);
 	result = http_respond(connection, status, "application/json", text, NULL, NULL);
 	return result;
+}
+
+/*
+ * No request slot for this request: 503 when every slot is taken, 429
+ * when its token has its share.
+ */
+static enum MHD_Result
+respond_busy(struct MHD_Connection *connection, HttpRequest *req, int status)
+{
+	json_object *error = jsonrpc_error(NULL, JSONRPC_INTERNAL_ERROR,
+									   status == 503
+									   ? "Service Unavailable: too many requests in progress; retry shortly"
+									   : "Too Many Requests: this token has its share of the requests in progress (--max-requests-per-token); retry shortly",
+									   NULL);
+	char	   *text = jsonrpc_to_text(error);
+
+	json_object_put(error);
+	http_log_request("-", NULL, req->role, status, req->start);
+	return http_respond(connection, status, "application/json", text, "Retry-After", "1");
 }
 
 /*
@@ -863,6 +898,8 @@ completed(void *cls, struct MHD_Connection *connection, void **state,
 	if (req == NULL)
 		return;
 	http_limits_request_done(connection);
+	if (req->entered)
+		http_leave_request(req->identity);
 	free(req->body);
 	free(req->role);
 	mcp_release_memory(req->answer_bytes);

@@ -27,6 +27,8 @@ typedef struct HttpRequest
 	char	   *role;			/* the token's role, or NULL */
 	char		identity[MCP_IDENTITY_LEN + 1];	/* the token's, or "" */
 	size_t		answer_bytes;	/* the answer's size, once known */
+	bool		entered;		/* holds a request slot (http_limits.c) */
+	int			refused;		/* no slot: 503 or 429 to answer */
 	double		start;
 	char		scope[32];		/* a stateless request's own cancel scope */
 } HttpRequest;
