@@ -19,6 +19,11 @@
  * about 40 bytes of the body, so those answers stay within a few times
  * the body's size.
  *
+ * The members are found one after the other in the text (no table of
+ * them), and each is checked again when parsed, with the limits on what
+ * one message may hold (rawjson.c), so a batch costs no more json-c memory
+ * than its largest member.
+ *
  * The batch's answer is an array whose text is kept as the object's
  * serialization (json_object_set_serializer), so writing it out copies
  * the text once and builds no tree.
@@ -67,9 +72,9 @@ mcp_batch_process(McpContext *ctx, const char *text, size_t len)
 {
 	BatchText	out = {NULL, 0, 0};
 	const char *revision;
-	const char **starts;
-	size_t	   *lens;
-	long		n;
+	const char *member;
+	size_t		member_len;
+	size_t		pos = 0;
 	long		i;
 	json_object *answer;
 
@@ -82,27 +87,16 @@ mcp_batch_process(McpContext *ctx, const char *text, size_t len)
 		free(message);
 		return answer;
 	}
-	n = mcp_json_elements(text, len, &starts, &lens);
-	if (n < 0)
-		return jsonrpc_error(NULL, JSONRPC_INTERNAL_ERROR,
-							 "Internal error: could not split the batch", NULL);
-	if (n == 0)
-	{
-		free(starts);
-		free(lens);
-		return jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
-							 "Invalid Request: empty batch", NULL);
-	}
-	for (i = 0; i < n; i++)
+	for (i = 0; mcp_json_next_element(text, len, &pos, &member, &member_len); i++)
 	{
 		const char *answer_text;
 
 		if (i >= max_members)
-			answer = limit_error(starts[i], lens[i], true);
+			answer = limit_error(member, member_len, true);
 		else if (out.len >= max_bytes)
-			answer = limit_error(starts[i], lens[i], false);
+			answer = limit_error(member, member_len, false);
 		else
-			answer = jsonrpc_process_member(ctx, starts[i], lens[i]);
+			answer = jsonrpc_process_member(ctx, member, member_len);
 		if (answer == NULL)
 			continue;
 		answer_text = json_object_to_json_string_ext(answer,
@@ -112,8 +106,9 @@ mcp_batch_process(McpContext *ctx, const char *text, size_t len)
 		append(&out, answer_text, strlen(answer_text));
 		json_object_put(answer);
 	}
-	free(starts);
-	free(lens);
+	if (i == 0)
+		return jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
+							 "Invalid Request: empty batch", NULL);
 	if (out.len == 0)
 		return NULL;
 	append(&out, "]", 1);

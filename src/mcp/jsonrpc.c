@@ -232,7 +232,7 @@ parse_line(const char *line, size_t len, json_object **error_data)
 	 * json-c then only builds the tree, not in strict mode, which newer
 	 * json-c makes refuse numbers beyond 64 bits (their text is what counts).
 	 */
-	if (!mcp_json_check(line, len, MAX_DEPTH, &end, &reason))
+	if (!mcp_json_check_message(line, len, MAX_DEPTH, &end, &reason))
 		return parse_failure(reason, end, error_data);
 
 	tok = json_tokener_new_ex(MAX_DEPTH + 1);
@@ -387,6 +387,10 @@ valid_id(json_object *id, const char *text, size_t len)
 char *
 jsonrpc_to_text(json_object *message)
 {
+	/* a batch's answer is text already (batch.c): one copy, no printbuf */
+	if (json_object_is_type(message, json_type_array) &&
+		json_object_get_userdata(message) != NULL)
+		return mcp_strdup(json_object_get_userdata(message));
 	return mcp_strdup(json_object_to_json_string_ext(message,
 													 JSON_C_TO_STRING_PLAIN |
 													 JSON_C_TO_STRING_NOSLASHESCAPE));

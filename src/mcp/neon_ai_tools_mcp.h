@@ -50,6 +50,10 @@
 /* Largest accepted message (one line of input), in bytes. */
 #define MCP_MAX_MESSAGE_BYTES (4 * 1024 * 1024)
 
+/* what json-c may be asked to build for one message (rawjson.c) */
+#define MCP_MAX_MESSAGE_VALUES 100000
+#define MCP_MAX_MESSAGE_CONTAINERS 20000
+
 /* batch limits (batch.c): members run, and bytes of answers kept */
 #define MCP_DEFAULT_BATCH_MEMBERS 100
 #define MCP_DEFAULT_BATCH_BYTES (8 * 1024 * 1024)
@@ -104,6 +108,12 @@ extern uint64_t mcp_text_hash(const char *text);
 /* in rawjson.c */
 extern bool mcp_json_check(const char *text, size_t len, int max_depth,
 						   size_t *offset, const char **reason);
+extern bool mcp_json_check_message(const char *text, size_t len,
+								   int max_depth, size_t *offset,
+								   const char **reason);
+extern bool mcp_json_next_element(const char *array, size_t array_len,
+								  size_t *pos, const char **start,
+								  size_t *len);
 extern bool mcp_json_check_utf8(const char *text, size_t len, size_t *offset,
 								const char **reason);
 extern bool mcp_json_member(const char *object, size_t object_len,
