@@ -234,6 +234,28 @@ ok(alive($s), 'the server runs under ulimit -v 1.5 GB');
 		}
 		victim_ok($v, "tenant A's batch of $n");
 	}
+	# other shapes: a batch of 1.9 million bare numbers, and one message
+	# of a million empty objects (json-c spends about 800 bytes on each)
+	{
+		$v = start_victim($s);
+		my $body = '[' . join(',', ('1') x 1_900_000) . ']';
+		$r = http_post($s->{url}, $body, "Mcp-Session-Id: $sid", "Authorization: Bearer $token{a}");
+		my $n = ref $r->{json} eq 'ARRAY' ? scalar @{ $r->{json} } : -1;
+		ok(alive($s) && $r->{status} == 200 && $n == 100,
+			'a batch of 1.9 million numbers: 100 answers (the members within the limit), the server is up')
+		  or diag("status $r->{status}, $n answers");
+		my $m = stateless(9, 'ping');
+		my $text = $json->encode($m);
+		$text =~ s/^\{/{"x":[{}@{[ ',{}' x 999_999 ]}],/;
+		$r = http_post($s->{url}, $text, stateless_headers($m), "Authorization: Bearer $token{a}");
+		ok($r->{status} == 400 && $r->{json}{error}{code} == -32700
+			  && $r->{json}{error}{data}{reason} =~ /more objects and arrays than a message may have/,
+			'a message of a million {} (3 MB): -32700, too many objects and arrays') or diag($r->{status});
+		note(sprintf('measured: after a batch of 1.9 million numbers and a message of a million {}: peak RSS %d MB',
+				peak_rss_kb($s->{pid}) / 1024));
+		victim_ok($v, 'a batch of 1.9 million numbers and a message of a million {}');
+	}
+
 	my $peak = peak_rss_kb($s->{pid}) / 1024;
 	# README: max_requests x (max_body x 6 + 2 x max_batch_bytes + 4 x 16 MB) + 64 MB
 	ok($peak < 400, "peak RSS after both batches: $peak MB, under the 400 MB the README's bound gives 1 request");
