@@ -78,6 +78,10 @@ mcp_batch_process(McpContext *ctx, const char *text, size_t len)
 	long		i;
 	json_object *answer;
 
+	if (!mcp_json_next_element(text, len, &pos, &member, &member_len))
+		return jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
+							 "Invalid Request: empty batch", NULL);
+	pos = 0;
 	if (!mcp_batches_allowed(ctx, &revision))
 	{
 		char	   *message = mcp_psprintf("Invalid Request: JSON-RPC batches are not supported in protocol revision %s",
@@ -106,9 +110,6 @@ mcp_batch_process(McpContext *ctx, const char *text, size_t len)
 		append(&out, answer_text, strlen(answer_text));
 		json_object_put(answer);
 	}
-	if (i == 0)
-		return jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
-							 "Invalid Request: empty batch", NULL);
 	if (out.len == 0)
 		return NULL;
 	append(&out, "]", 1);

@@ -521,8 +521,9 @@ help(void)
 		   MCP_MAX_MESSAGE_BYTES);
 	printf("      --max-connections-per-address N  connections from one client address\n"
 		   "                         (default %d)\n", DEFAULT_MAX_PER_ADDRESS);
-	printf("      --request-timeout SECS  a request must arrive in full (headers and body)\n"
-		   "                         within this, else its connection is closed (default %d)\n",
+	printf("      --request-timeout SECS  a request must arrive in full (headers and\n"
+		   "                         body) within this, else its connection is closed\n"
+		   "                         (default %d)\n",
 		   DEFAULT_REQUEST_TIMEOUT_SECS);
 	printf("      --idle-timeout SECS  a kept-alive connection may wait this long for its\n"
 		   "                         next request (default %d)\n", DEFAULT_IDLE_TIMEOUT_SECS);
