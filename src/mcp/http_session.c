@@ -33,12 +33,14 @@ typedef struct HttpSession
 	McpSession	mcp;			/* id and revision */
 	char	   *owner;			/* the role that made it, or "" */
 	time_t		last_used;
+	unsigned long long use_seq; /* orders uses within a second too */
 	bool		in_use;
 } HttpSession;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static HttpSession sessions[MAX_SESSIONS];
 static int	per_owner = 64;
+static unsigned long long use_counter = 0;	/* under lock */
 
 static void end_session(HttpSession *session);
 static HttpSession *slot_for(const char *owner);
@@ -97,6 +99,7 @@ http_session_publish(McpSession *mcp, bool ok)
 		*slot = *fresh;
 		slot->in_use = true;
 		slot->last_used = time(NULL);
+		slot->use_seq = ++use_counter;
 		fresh->owner = NULL;
 		pthread_mutex_unlock(&lock);
 	}
@@ -126,6 +129,7 @@ http_session_find(const char *id, const char *owner, McpSession *copy)
 		else if (strcmp(session->owner, owner != NULL ? owner : "") == 0)
 		{
 			session->last_used = time(NULL);
+			session->use_seq = ++use_counter;
 			*copy = session->mcp;
 			found = true;
 		}
@@ -178,6 +182,7 @@ static HttpSession *
 slot_for(const char *owner)
 {
 	HttpSession *own_oldest = NULL;
+	HttpSession *free_slot = NULL;
 	HttpSession *victim = NULL;
 	int			own = 0;
 	int			most = 0;
@@ -188,16 +193,22 @@ slot_for(const char *owner)
 		HttpSession *s = &sessions[i];
 
 		if (!s->in_use || time(NULL) - s->last_used > SESSION_IDLE_SECS)
-			return s;
+		{
+			if (free_slot == NULL)
+				free_slot = s;
+			continue;
+		}
 		if (strcmp(s->owner, owner) == 0)
 		{
 			own++;
-			if (own_oldest == NULL || s->last_used < own_oldest->last_used)
+			if (own_oldest == NULL || s->use_seq < own_oldest->use_seq)
 				own_oldest = s;
 		}
 	}
 	if (own >= per_owner)
 		return own_oldest;
+	if (free_slot != NULL)
+		return free_slot;
 	/* full: the owner with the most sessions gives up its oldest */
 	for (i = 0; i < MAX_SESSIONS; i++)
 	{
@@ -206,7 +217,7 @@ slot_for(const char *owner)
 
 		if (victim != NULL && strcmp(s->owner, victim->owner) == 0)
 		{
-			if (s->last_used < victim->last_used)
+			if (s->use_seq < victim->use_seq)
 				victim = s;
 			continue;
 		}
