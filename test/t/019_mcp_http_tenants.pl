@@ -301,7 +301,7 @@ $s = start_server([ '-v', '--auth-tokens', $tokens_file, '--pool-size', 4, '--ma
 	my $request = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:$s->{port}\r\nContent-Type: application/json\r\n"
 	  . "Accept: application/json, text/event-stream\r\nAuthorization: Bearer $token{a}\r\n"
 	  . 'Content-Length: ' . length($req_body) . "\r\n\r\n$req_body";
-	my ($first_a, $last_a, $ok_a);
+	my (@a_sids, $ok_a);
 	my $t0 = time;
 	foreach my $i (1 .. 2100)
 	{
@@ -316,8 +316,7 @@ $s = start_server([ '-v', '--auth-tokens', $tokens_file, '--pool-size', 4, '--ma
 		read($sock, my $content, $len) if $len;
 		$ok_a++ if $head =~ m{^HTTP/1.1 200};
 		my ($sid_a) = $head =~ /^Mcp-Session-Id:\s*(\S+)/mi;
-		$first_a //= $sid_a;
-		$last_a = $sid_a;
+		push @a_sids, $sid_a;
 	}
 	close $sock;
 	note(sprintf('measured: 2,100 initialize requests of tenant A in %.1f s', time - $t0));
@@ -325,10 +324,13 @@ $s = start_server([ '-v', '--auth-tokens', $tokens_file, '--pool-size', 4, '--ma
 	victim_ok($v, "2,100 initialize requests of tenant A");
 	$r = http_post($s->{url}, $ping, "Mcp-Session-Id: $b_sid", "Authorization: Bearer $token{b}");
 	is($r->{status}, 200, "tenant B's session lives on after tenant A's 2,100 sessions");
-	$r = http_post($s->{url}, $ping, "Mcp-Session-Id: $first_a", "Authorization: Bearer $token{a}");
+	$r = http_post($s->{url}, $ping, "Mcp-Session-Id: $a_sids[0]", "Authorization: Bearer $token{a}");
 	is($r->{status}, 404, "... tenant A's own oldest session was ended instead");
-	$r = http_post($s->{url}, $ping, "Mcp-Session-Id: $last_a", "Authorization: Bearer $token{a}");
-	is($r->{status}, 200, "... and its newest works");
+	$r = http_post($s->{url}, $ping, "Mcp-Session-Id: $a_sids[-65]", "Authorization: Bearer $token{a}");
+	is($r->{status}, 404, "... and so was its 65th newest (--max-sessions-per-token 64)");
+	# (the ping made the 64th newest the most recently used)
+	$r = http_post($s->{url}, $ping, "Mcp-Session-Id: $a_sids[-64]", "Authorization: Bearer $token{a}");
+	is($r->{status}, 200, "... its 64 newest work");
 
 	# more concurrent calls than --max-requests-per-token
 	$v = start_victim($s);
@@ -466,6 +468,55 @@ $s = start_server([ '--auth-tokens', $tokens_file, $connstr ]);
 	victim_ok($v, 'two reloads');
 	my ($rc) = stop_server($s);
 	is($rc, 0, 'SIGTERM after the reloads: exit code 0');
+}
+
+# --- valgrind over the new paths --------------------------------------------------------------
+
+SKIP:
+{
+	skip 'valgrind is not installed', 5
+	  unless system('valgrind --version >/dev/null 2>&1') == 0;
+	write_tokens(a => 'tenant_a', b => 'tenant_b');
+	$s = start_server(
+		[ '--auth-tokens', $tokens_file, '--request-timeout', 3, '--max-sessions-per-token', 2,
+		  '--max-batch-members', 5, $connstr ],
+		prefix => [
+			'valgrind', '--leak-check=full', '--error-exitcode=99',
+			'--errors-for-leak-kinds=definite,indirect',
+			'--show-leak-kinds=definite,indirect'
+		],
+		wait => 120);
+	my @got;
+	my @sids = map { open_session($s, $token{a}) } 1 .. 3;
+	$r = http_post($s->{url}, $ping, "Mcp-Session-Id: $sids[0]", "Authorization: Bearer $token{a}");
+	push @got, $r->{status};	# ended: the token's third session took its place
+	my @batch = map { { jsonrpc => '2.0', id => $_, method => 'ping' } } 1 .. 8;
+	$r = http_post($s->{url}, \@batch, "Mcp-Session-Id: $sids[2]", "Authorization: Bearer $token{a}");
+	push @got, scalar(grep { $_->{error} && $_->{error}{data}{limit} eq 'maxBatchMembers' } @{ $r->{json} || [] });
+	my $sock = IO::Socket::INET->new(PeerAddr => '127.0.0.1', PeerPort => $s->{port}, Proto => 'tcp');
+	print $sock "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+	write_tokens(b => 'tenant_b');
+	kill 'HUP', $s->{pid};
+	my $deadline = time + 60;
+	usleep(200_000) until server_log($s) =~ /reload done/ || time > $deadline;
+	$r = http_post($s->{url}, $ping, "Mcp-Session-Id: $sids[2]", "Authorization: Bearer $token{a}");
+	push @got, $r->{status};	# revoked
+	$r = http_post($s->{url}, $b_call, stateless_headers($b_call), "Authorization: Bearer $token{b}", 'Host: evil.example');
+	push @got, $r->{status};
+	$r = http_post($s->{url}, $b_call, stateless_headers($b_call), "Authorization: Bearer $token{b}");
+	push @got, $r->{status};
+	sleep 5;
+	$sock->blocking(0);
+	my $n = sysread($sock, my $buf, 1);
+	push @got, defined $n && $n == 0 ? 'closed' : 'open';
+	is_deeply(\@got, [ 404, 3, 401, 403, 200, 'closed' ],
+		'valgrind: session quota, batch limit, reload revoking a token, Host, a slow socket closed');
+	my ($vrc) = stop_server($s, 120);
+	is($vrc, 0, 'valgrind: SIGTERM, exit code 0 (99 would be a valgrind error)');
+	like(server_log($s), qr/ERROR SUMMARY: 0 errors/, 'valgrind: 0 errors') or diag(server_log($s));
+	like(server_log($s), qr/definitely lost: 0 bytes|no leaks are possible/,
+		'valgrind: nothing definitely lost');
+	note(join "\n", grep { /SUMMARY|lost:|reachable:|in use at exit/ } split /\n/, server_log($s));
 }
 
 done_testing();
