@@ -798,6 +798,29 @@ sub notes_seen
 	ok($r->{json}{result}{structuredContent}{success},
 		"agent_a writes on the same backend after agent_ro's calls") or diag($r->{body});
 	$node->safe_psql('postgres', 'DELETE FROM notes WHERE id = 61');
+	# issue 30: SIGHUP rotates the JWT secret without a restart
+	{
+		my $old_secret = $secret;
+		my $old_jwt = jwt(role => 'agent_b', aud => $resource, exp => int(time) + 300);
+		$secret = 'jwt-secret-' . sha256_hex(rand() . $$ . 'rotated');
+		open my $sfh, '>', $secret_file or die;
+		print $sfh "$secret\n";
+		close $sfh;
+		kill 'HUP', $s->{pid};
+		my $deadline = time + 10;
+		usleep(50_000) until server_log($s) =~ /reload done/ || time > $deadline;
+		like(server_log($s), qr/SIGHUP received: reloading the tokens file and the JWT keys/,
+			'SIGHUP: the reload is logged');
+		$r = notes_seen($u, $old_jwt);
+		ok(ref $r && $r->{status} == 401, '... a JWT signed with the old secret: 401');
+		is(notes_seen($u, jwt(role => 'agent_b', aud => $resource, exp => int(time) + 300)), '3',
+			'... one signed with the new secret works, without a restart');
+		is(notes_seen($u, $token{agent_a}), '1,2', '... static tokens still work');
+		$secret = $old_secret;
+		open $sfh, '>', $secret_file or die;
+		print $sfh "$secret\n";
+		close $sfh;
+	}
 	my ($rc2) = stop_server($s);
 	is($rc2, 0, 'the authenticating server stops with exit code 0');
 	unlike(server_log($s), qr/\Q$token{agent_a}\E|\Q$token{agent_b}\E|\Q$secret\E/,
