@@ -145,18 +145,35 @@ remember(const char *role, const char *why)
 	pthread_mutex_unlock(&lock);
 }
 
+typedef struct LineCheck
+{
+	int			refused;
+	bool		unreachable;	/* the database could not be asked: stop */
+} LineCheck;
+
 /* mcp_auth_each_token_role()'s callback: one line per refused role */
 static void
 check_line(const char *role, int lineno, void *arg)
 {
 	char		why[256];
-	int		   *refused = arg;
+	LineCheck  *check = arg;
 
-	if (mcp_role_check(role, why, sizeof(why)) != MCP_ROLE_OK)
+	if (check->unreachable)
+		return;
+	switch (mcp_role_check(role, why, sizeof(why)))
 	{
-		mcp_log(MCP_LOG_WARNING, "token file, line %d: role \"%s\" is refused: it %s",
-				lineno, role, why);
-		(*refused)++;
+		case MCP_ROLE_OK:
+			break;
+		case MCP_ROLE_REFUSED:
+			mcp_log(MCP_LOG_WARNING, "token file, line %d: role \"%s\" is refused: it %s",
+					lineno, role, why);
+			check->refused++;
+			break;
+		case MCP_ROLE_UNKNOWN:
+			mcp_log(MCP_LOG_WARNING, "token file, line %d: role \"%s\" %s; the roles are checked at their first request",
+					lineno, role, why);
+			check->unreachable = true;
+			break;
 	}
 }
 
@@ -167,9 +184,9 @@ check_line(const char *role, int lineno, void *arg)
 int
 mcp_role_check_tokens(void)
 {
-	int			refused = 0;
+	LineCheck	check = {0, false};
 
 	mcp_role_check_forget();
-	mcp_auth_each_token_role(check_line, &refused);
-	return refused;
+	mcp_auth_each_token_role(check_line, &check);
+	return check.refused;
 }
