@@ -142,7 +142,17 @@ void *
 http_limits_request_line(void *cls, const char *uri,
 						 struct MHD_Connection *connection)
 {
-	set_phase(connection, PHASE_READING, request_ms);
+	const union MHD_ConnectionInfo *info =
+		MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	HttpConn   *conn = info != NULL ? info->socket_context : NULL;
+	bool		idle;
+
+	/* a new connection's deadline runs from the connect, not from here */
+	pthread_mutex_lock(&lock);
+	idle = conn != NULL && conn->phase == PHASE_IDLE;
+	pthread_mutex_unlock(&lock);
+	if (idle)
+		set_phase(connection, PHASE_READING, request_ms);
 	return NULL;
 }
 
