@@ -252,7 +252,6 @@ handle(void *cls, struct MHD_Connection *connection, const char *url,
 	   size_t *upload_data_size, void **state)
 {
 	HttpRequest *req = *state;
-	enum MHD_Result result;
 
 	if (req == NULL)
 	{
@@ -263,10 +262,8 @@ handle(void *cls, struct MHD_Connection *connection, const char *url,
 		pthread_mutex_lock(&counter_lock);
 		requests_open++;
 		pthread_mutex_unlock(&counter_lock);
-		result = check_request(connection, url, method, req);
-		if (req->answered)
-			http_limits_request_read(connection);
-		return result;
+		/* an answer queued here (a refusal) is timed by http_respond() */
+		return check_request(connection, url, method, req);
 	}
 	if (*upload_data_size > 0)
 	{
@@ -474,9 +471,8 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 		return http_start_sse(connection, req, &ctx, &copy, message);
 	}
 	response = jsonrpc_process_parsed(&ctx, message, req->body, req->len);
+	/* the slot is given back once the answer is sent (completed()) */
 	json_object_put(message);
-	http_leave_request(req->identity);
-	req->entered = false;
 	status = ctx.http_status != 0 ? ctx.http_status : response != NULL ? 200 : 202;
 	if (status == 200 && json_object_is_type(response, json_type_object) &&
 		json_object_object_get_ex(response, "error", NULL) &&
@@ -746,6 +742,7 @@ http_respond(struct MHD_Connection *connection, int status, const char *content_
 		MHD_add_response_header(response, "Content-Type", content_type);
 	if (header != NULL)
 		MHD_add_response_header(response, header, value);
+	http_limits_answer_queued(connection);
 	result = MHD_queue_response(connection, (unsigned int) status, response);
 	MHD_destroy_response(response);
 	return result;

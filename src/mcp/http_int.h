@@ -62,6 +62,7 @@ extern void *http_limits_request_line(void *cls, const char *uri,
 									  struct MHD_Connection *connection);
 extern void http_limits_request_read(struct MHD_Connection *connection);
 extern void http_limits_request_done(struct MHD_Connection *connection);
+extern void http_limits_answer_queued(struct MHD_Connection *connection);
 extern int	http_limits_sweep(void);
 extern int	http_limits_enter(const char *identity);
 extern void http_limits_leave(const char *identity);

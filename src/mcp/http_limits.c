@@ -13,8 +13,11 @@
  *	- between requests on a kept-alive connection, until the next request
  *	  line: idle_secs, counted from the end of the previous answer;
  *	- from a request line until that request is read in full: request_secs;
- *	- while a request is answered (its statement runs, its stream is
- *	  written): none; the call's own timeout applies.
+ *	- while a request is answered (its statement runs, its SSE stream is
+ *	  written): none; the call's own timeout applies;
+ *	- from a JSON answer being queued until it is sent: idle_secs, so a
+ *	  client that reads it a byte now and then cannot keep it (and the
+ *	  request slot it holds until then) for longer.
  *
  * http_limits_sweep(), run about once a second, shuts down (shutdown(2),
  * not close: the socket stays libmicrohttpd's) each connection past its
@@ -43,6 +46,7 @@ typedef enum ConnPhase
 {
 	PHASE_READING,				/* a request is being received */
 	PHASE_BUSY,					/* a request is being answered */
+	PHASE_WRITING,				/* its answer is being sent */
 	PHASE_IDLE					/* kept alive, between requests */
 } ConnPhase;
 
@@ -163,6 +167,13 @@ http_limits_request_read(struct MHD_Connection *connection)
 	set_phase(connection, PHASE_BUSY, 0);
 }
 
+/* a JSON answer is queued: it must be read within idle_secs */
+void
+http_limits_answer_queued(struct MHD_Connection *connection)
+{
+	set_phase(connection, PHASE_WRITING, idle_ms);
+}
+
 /* the request is answered: the connection may idle until the next one */
 void
 http_limits_request_done(struct MHD_Connection *connection)
@@ -206,7 +217,7 @@ http_limits_sweep(void)
 		}
 	pthread_mutex_unlock(&lock);
 	if (n > 0)
-		mcp_log(MCP_LOG_INFO, "closed %d connection%s that sent no complete request in time",
+		mcp_log(MCP_LOG_INFO, "closed %d connection%s that sent no complete request, or read no answer, in time",
 				n, n == 1 ? "" : "s");
 	return n;
 }
