@@ -24,9 +24,10 @@
  * one message may hold (rawjson.c), so a batch costs no more json-c memory
  * than its largest member.
  *
- * The batch's answer is an array whose text is kept as the object's
- * serialization (json_object_set_serializer), so writing it out copies
- * the text once and builds no tree.
+ * Over HTTP the answers are written out as they are made (http_batch.c),
+ * so a batch holds one answer at a time; over stdio the batch's answer
+ * is one line, an array whose text is kept as the object's serialization
+ * (json_object_set_serializer), so writing it out builds no tree.
  *
  * IDENTIFICATION
  *	  src/mcp/batch.c
@@ -64,59 +65,101 @@ mcp_batch_configure(int members, size_t bytes)
 }
 
 /*
- * Answer the batch whose text is text/len (an array, checked already).
+ * Start reading the batch whose text is text/len (an array, checked
+ * already).  False with *error the answer when it cannot be run at all
+ * (empty, or no batches in the session's revision).
+ */
+bool
+mcp_batch_begin(McpContext *ctx, McpBatch *batch, const char *text,
+				size_t len, json_object **error)
+{
+	const char *revision;
+	const char *member;
+	size_t		member_len;
+
+	memset(batch, 0, sizeof(*batch));
+	batch->text = text;
+	batch->len = len;
+	*error = NULL;
+	if (!mcp_json_next_element(text, len, &batch->pos, &member, &member_len))
+	{
+		*error = jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
+							   "Invalid Request: empty batch", NULL);
+		return false;
+	}
+	batch->pos = 0;
+	if (!mcp_batches_allowed(ctx, &revision))
+	{
+		char	   *message = mcp_psprintf("Invalid Request: JSON-RPC batches are not supported in protocol revision %s",
+										   revision);
+
+		*error = jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST, message, NULL);
+		free(message);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Run the next member: its answer as text (malloc'd), or NULL when it has
+ * none (a notification) or when there is no member left (*done set).  The
+ * answer's bytes count against max_bytes.
+ */
+char *
+mcp_batch_next(McpContext *ctx, McpBatch *batch, bool *done)
+{
+	const char *member;
+	size_t		member_len;
+	json_object *answer;
+	char	   *text;
+
+	*done = !mcp_json_next_element(batch->text, batch->len, &batch->pos,
+								   &member, &member_len);
+	if (*done)
+		return NULL;
+	if (batch->members >= max_members)
+		answer = limit_error(member, member_len, true);
+	else if (batch->bytes >= max_bytes)
+		answer = limit_error(member, member_len, false);
+	else
+		answer = jsonrpc_process_member(ctx, member, member_len);
+	batch->members++;
+	if (answer == NULL)
+		return NULL;
+	text = jsonrpc_to_text(answer);
+	json_object_put(answer);
+	batch->bytes += strlen(text);
+	return text;
+}
+
+/*
+ * Answer a whole batch at once (stdio; HTTP streams it, http_batch.c).
  * NULL when nothing is to be answered (every member a notification).
  */
 json_object *
 mcp_batch_process(McpContext *ctx, const char *text, size_t len)
 {
 	BatchText	out = {NULL, 0, 0};
-	const char *revision;
-	const char *member;
-	size_t		member_len;
-	size_t		pos = 0;
-	long		i;
+	McpBatch	batch;
 	json_object *answer;
+	char	   *answer_text;
+	bool		done = false;
 
-	if (!mcp_json_next_element(text, len, &pos, &member, &member_len))
-		return jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
-							 "Invalid Request: empty batch", NULL);
-	pos = 0;
-	if (!mcp_batches_allowed(ctx, &revision))
-	{
-		char	   *message = mcp_psprintf("Invalid Request: JSON-RPC batches are not supported in protocol revision %s",
-										   revision);
-
-		answer = jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST, message, NULL);
-		free(message);
+	if (!mcp_batch_begin(ctx, &batch, text, len, &answer))
 		return answer;
-	}
-	for (i = 0; mcp_json_next_element(text, len, &pos, &member, &member_len); i++)
+	while (!done)
 	{
-		const char *answer_text;
-
-		if (i >= max_members)
-			answer = limit_error(member, member_len, true);
-		else if (out.len >= max_bytes)
-			answer = limit_error(member, member_len, false);
-		else
-			answer = jsonrpc_process_member(ctx, member, member_len);
-		if (answer == NULL)
+		answer_text = mcp_batch_next(ctx, &batch, &done);
+		if (answer_text == NULL)
 			continue;
-		answer_text = json_object_to_json_string_ext(answer,
-													 JSON_C_TO_STRING_PLAIN |
-													 JSON_C_TO_STRING_NOSLASHESCAPE);
 		append(&out, out.len == 0 ? "[" : ",", 1);
 		append(&out, answer_text, strlen(answer_text));
-		json_object_put(answer);
+		free(answer_text);
 	}
 	if (out.len == 0)
 		return NULL;
 	append(&out, "]", 1);
 	mcp_release_memory(out.len);
-	if (out.len > max_bytes)
-		mcp_log(MCP_LOG_INFO, "a batch's answers reached %zu bytes (limit %zu)",
-				out.len, max_bytes);
 	answer = json_object_new_array();
 	json_object_set_serializer(answer, json_object_userdata_to_json_string,
 							   out.data, json_object_free_userdata);

@@ -464,10 +464,15 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 					   status == 503 || status == 429 ? "Retry-After" : NULL, "1");
 	}
 
+	if (json_object_is_type(message, json_type_array))
+	{
+		/* a batch: answered as its members run (http_batch.c) */
+		json_object_put(message);
+		return http_answer_batch(connection, req, &ctx, &copy);
+	}
 	if (http_wants_stream(connection, message))
 	{
 		/* the stream takes the message over */
-		req->entered = false;	/* the stream gives the slot back */
 		return http_start_sse(connection, req, &ctx, &copy, message);
 	}
 	response = jsonrpc_process_parsed(&ctx, message, req->body, req->len);

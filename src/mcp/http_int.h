@@ -46,6 +46,11 @@ extern void http_log_request(const char *method, const McpContext *ctx,
 extern void http_leave_request(const char *identity);
 extern bool http_accepts(const char *accept, const char *type);
 
+/* in http_batch.c */
+extern enum MHD_Result http_answer_batch(struct MHD_Connection *connection,
+										 HttpRequest *req, McpContext *ctx,
+										 McpSession *session);
+
 /* in http_checks.c */
 extern void http_checks_configure(const McpHttpSettings *s, bool loopback);
 extern bool http_origins_allowed(struct MHD_Connection *connection);

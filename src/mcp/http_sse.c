@@ -49,7 +49,6 @@ typedef struct SseStream
 	char	   *body;			/* and its text */
 	size_t		body_len;
 	char	   *role;
-	char		identity[MCP_IDENTITY_LEN + 1];
 	double		start;
 	char		scope[40];		/* the request's cancel scope and id */
 	char	   *id_key;
@@ -122,7 +121,6 @@ sse_work(void *arg)
 
 	response = jsonrpc_process_parsed(&stream->ctx, stream->message, stream->body,
 									  stream->body_len);
-	http_leave_request(stream->identity);
 	http_log_request(stream->ctx.method, &stream->ctx, stream->role, 200, stream->start);
 	if (response != NULL)
 		sse_push(stream, response);
@@ -262,7 +260,6 @@ http_start_sse(struct MHD_Connection *connection, HttpRequest *req,
 		stream->ctx.scope = stream->session.id;
 	}
 	stream->role = req->role != NULL ? mcp_strdup(req->role) : NULL;
-	memcpy(stream->identity, req->identity, sizeof(stream->identity));
 	stream->ctx.role = stream->role;
 	snprintf(stream->scope, sizeof(stream->scope), "%s", stream->ctx.scope);
 	stream->ctx.scope = stream->scope;
@@ -279,7 +276,6 @@ http_start_sse(struct MHD_Connection *connection, HttpRequest *req,
 	req->body = NULL;
 	if (pthread_create(&stream->worker, NULL, sse_work, stream) != 0)
 	{
-		http_leave_request(stream->identity);
 		json_object_put(stream->message);
 		free(stream->body);
 		free(stream->role);

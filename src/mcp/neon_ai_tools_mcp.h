@@ -303,8 +303,21 @@ extern json_object *jsonrpc_process_member(McpContext *ctx, const char *text,
 										   size_t len);
 extern json_object *jsonrpc_member_id(const char *text, size_t len);
 
-/* in batch.c */
+/* in batch.c: a batch being run, member by member */
+typedef struct McpBatch
+{
+	const char *text;			/* the batch's text */
+	size_t		len;
+	size_t		pos;			/* where the next member starts */
+	int			members;		/* members read so far */
+	size_t		bytes;			/* bytes of the answers made so far */
+} McpBatch;
+
 extern void mcp_batch_configure(int members, size_t bytes);
+extern bool mcp_batch_begin(McpContext *ctx, McpBatch *batch,
+							const char *text, size_t len,
+							json_object **error);
+extern char *mcp_batch_next(McpContext *ctx, McpBatch *batch, bool *done);
 extern json_object *mcp_batch_process(McpContext *ctx, const char *text,
 									  size_t len);
 
