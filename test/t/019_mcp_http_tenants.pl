@@ -20,7 +20,14 @@
 #   - SIGHUP: the tokens file is read again, a revoked token's sessions
 #     end, the others go on, a broken file keeps the old tokens, SIGTERM
 #     still exits 0;
-#   - RSS after a burst of large answers comes back down (malloc_trim).
+#   - a batch of 1.9 million numbers, and a message of a million {} (json-c
+#     would spend 800 MB on it): bounded;
+#   - RSS after a burst of large answers comes back down (malloc_trim);
+#   - valgrind over the session quota, the batch limit, a reload, the Host
+#     check and a slow socket.
+#
+# Run against the program before issue 30 (its new options removed), the
+# batches end it out of memory and most of the checks above fail.
 use strict;
 use warnings;
 
