@@ -8,12 +8,15 @@
  * with a thread per connection, so a request's thread may block on its
  * statement.  What is checked, in order, and the status for each failure:
  *
- *	 path (404), method (405, with Allow), Origin (403: a browser page of a
- *	 site that is not allowed, the DNS-rebinding attack), the bearer token
- *	 (401 with WWW-Authenticate; 400 when malformed), Content-Type (415),
- *	 Accept (406), the body's size (413), then the message itself: not JSON
- *	 or not JSON-RPC (400), the revision's rules (below), too many requests
- *	 in progress (503 with Retry-After), a role the server refuses (401).
+ *	 Host (403: not a name of this server, the DNS-rebinding attack;
+ *	 http_checks.c), path (404), method (405, with Allow), every Origin
+ *	 (403: a browser page of a site that is not allowed), the bearer token
+ *	 (401 with WWW-Authenticate; 400 when malformed), the token's role (403
+ *	 for one no token may name, 503 when it cannot be checked;
+ *	 role_check.c), Content-Type (415), Accept (406), the body's size
+ *	 (413); a request slot when the body starts (503 when all are taken,
+ *	 429 when the token has its share; http_limits.c); then the message
+ *	 itself: not JSON or not JSON-RPC (400), the revision's rules (below).
  *
  * Revisions (revision.c): a request whose params._meta names 2026-07-28 is
  * stateless: its MCP-Protocol-Version, Mcp-Method and (tools/call)
@@ -28,6 +31,10 @@
  * closes its connection while its call runs has the statement cancelled
  * (db.c watches the socket); a session's notifications/cancelled cancels
  * the request it names (calls.c).
+ *
+ * A batch is answered as its members run (http_batch.c).  Connections
+ * have deadlines, swept once a second by the main thread, which also
+ * reloads the tokens file and the JWT keys on SIGHUP (reload()).
  *
  * Each request is logged on one line: method, tool, role, status, outcome
  * and duration; never a token, a password or an argument.
