@@ -468,6 +468,7 @@ cleanup(void)
 {
 	mcp_pool_close();
 	mcp_auth_forget();
+	mcp_inflight_forget();
 	mcp_conninfo_forget();
 	mcp_mask_forget();
 }

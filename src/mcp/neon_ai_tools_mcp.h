@@ -238,6 +238,7 @@ extern void mcp_inflight_end(McpInflight *inflight);
 extern bool mcp_inflight_cancel(const char *scope, const char *id_text,
 								bool remember);
 extern void mcp_inflight_cancel_all(void);
+extern void mcp_inflight_forget(void);
 extern int	mcp_inflight_count(void);
 
 /* in db.c */

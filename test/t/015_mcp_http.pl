@@ -488,6 +488,26 @@ unlike(server_log($srv), qr/\berror:/i, 'the server logged no error')
 	  . $json->encode({ jsonrpc => '2.0', method => 'notifications/initialized' }) . "\n";
 	my $decode = sub { map { eval { $json->decode($_) } || () } split /\n/, $_[0] };
 
+	# issue 30: a cancellation that arrives after its request ended is
+	# dropped, not kept for a later request that reuses the id
+	{
+		my ($in, $out, $err) = ($hello . $call->('r1', 'SELECT 1 AS one'), '', '');
+		my $h = $start->(\$in, \$out, \$err);
+		$h->pump until $out =~ /"r1"/ || !$h->pumpable;
+		$in .= $cancel->('r1');
+		$in .= $ping->('p1');
+		$h->pump until $out =~ /"p1"/ || !$h->pumpable;
+		$in .= $call->('r1', 'SELECT pg_sleep(0.2) AS slept');
+		$h->pump until ($out =~ tr/\n//) >= 4 || !$h->pumpable;
+		my @r1 = grep { ($_->{id} // '') eq 'r1' } $decode->($out);
+		ok(@r1 == 2 && !$r1[1]{result}{isError},
+			'stdio: a cancellation after its request ended does not cancel a later request with that id')
+		  or diag($out);
+		$h->close_stdin if $h->can('close_stdin');
+		$in = undef;
+		$h->finish;
+	}
+
 	# a request and its cancellation in one write: both are in the
 	# program's buffer before the statement starts
 	my ($in, $out, $err) = ($hello . $call->('s1', 'SELECT pg_sleep(30)') . $cancel->('s1'), '', '');
