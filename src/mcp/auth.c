@@ -30,11 +30,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <openssl/evp.h>
 
 #include "auth_int.h"
 #include "neon_ai_tools_mcp.h"
@@ -43,6 +46,8 @@
 #define WELL_KNOWN_PATH "/.well-known/oauth-protected-resource"
 #define MAX_URL_LEN 2048
 
+/* checks read the configuration; a reload (SIGHUP) replaces it */
+static pthread_rwlock_t config_lock = PTHREAD_RWLOCK_INITIALIZER;
 static char *authorization_server = NULL;
 static char *resource = NULL;
 static char *metadata_path = NULL;	/* path part of metadata_url */
@@ -97,28 +102,135 @@ mcp_auth_enabled(void)
 McpAuthStatus
 mcp_auth_check(const char *authorization, char **role, const char **reason)
 {
+	char		identity[MCP_IDENTITY_LEN + 1];
+
+	return mcp_auth_check_identity(authorization, role, identity, reason);
+}
+
+/*
+ * mcp_auth_check(), and on MCP_AUTH_OK the caller's identity in identity
+ * (MCP_IDENTITY_LEN + 1 bytes): "s:" (a static token) or "j:" (a JWT)
+ * and the token's SHA-256 in hex.  Sessions and request slots belong to
+ * it: to the token, not to its role, so two agents given the same role
+ * with different tokens stay apart, and a revoked token's sessions can be
+ * found.
+ */
+McpAuthStatus
+mcp_auth_check_identity(const char *authorization, char **role,
+						char *identity, const char **reason)
+{
 	McpAuthStatus status;
 	const char *token;
 	size_t		len;
 	size_t		dots = 0;
+	bool		jwt;
 
 	*role = NULL;
+	identity[0] = '\0';
 	token = bearer_token(authorization, &len, &status, reason);
 	if (token == NULL)
 		return status;
+	pthread_rwlock_rdlock(&config_lock);
 	if (!mcp_auth_enabled())
 	{
+		pthread_rwlock_unlock(&config_lock);
 		*reason = "authentication is not configured";
 		return MCP_AUTH_INVALID;
 	}
 	for (size_t i = 0; i < len; i++)
 		dots += (token[i] == '.');
-	if (dots == 2 && mcp_auth_jwt_enabled())
-		return mcp_auth_jwt_check(token, len, role, reason);
-	if (mcp_auth_tokens_enabled())
-		return mcp_auth_tokens_check(token, len, role, reason);
-	*reason = "the bearer token is not a JWT";
-	return MCP_AUTH_INVALID;
+	jwt = dots == 2 && mcp_auth_jwt_enabled();
+	if (jwt)
+		status = mcp_auth_jwt_check(token, len, role, reason);
+	else if (mcp_auth_tokens_enabled())
+		status = mcp_auth_tokens_check(token, len, role, reason);
+	else
+	{
+		*reason = "the bearer token is not a JWT";
+		status = MCP_AUTH_INVALID;
+	}
+	pthread_rwlock_unlock(&config_lock);
+	if (status == MCP_AUTH_OK)
+	{
+		unsigned char hash[32];
+		unsigned int hash_len = 0;
+
+		EVP_Digest(token, len, hash, &hash_len, EVP_sha256(), NULL);
+		identity[0] = jwt ? 'j' : 's';
+		identity[1] = ':';
+		for (unsigned int i = 0; i < hash_len && i < 32; i++)
+			snprintf(identity + 2 + 2 * i, 3, "%02x", hash[i]);
+	}
+	return status;
+}
+
+/*
+ * SIGHUP: read the tokens file and the JWT key files again.  A file that
+ * cannot be used is reported and the previous one stays in force.  Returns
+ * whether everything was read.
+ */
+bool
+mcp_auth_reload(const McpAuthSettings *settings)
+{
+	char	   *errmsg = NULL;
+	bool		ok = true;
+
+	pthread_rwlock_wrlock(&config_lock);
+	if (settings->tokens_file != NULL &&
+		!mcp_auth_tokens_reload(settings->tokens_file, &errmsg))
+	{
+		mcp_log(MCP_LOG_ERROR, "reload: %s; the previous tokens stay in force", errmsg);
+		free(errmsg);
+		errmsg = NULL;
+		ok = false;
+	}
+	if (!mcp_auth_jwt_reload_keys(settings, &errmsg))
+	{
+		mcp_log(MCP_LOG_ERROR, "reload: %s; the previous JWT keys stay in force", errmsg);
+		free(errmsg);
+		ok = false;
+	}
+	pthread_rwlock_unlock(&config_lock);
+	return ok;
+}
+
+/*
+ * May a session made with identity go on after a reload?  Not when it was
+ * made with a static token that is no longer in the file.  (JWTs are
+ * checked again with every request, as every token is.)
+ */
+bool
+mcp_auth_identity_current(const char *identity)
+{
+	unsigned char hash[32];
+	bool		current;
+
+	if (strncmp(identity, "s:", 2) != 0 || strlen(identity) != 66)
+		return true;
+	for (int i = 0; i < 32; i++)
+	{
+		unsigned int byte;
+
+		if (sscanf(identity + 2 + 2 * i, "%2x", &byte) != 1)
+			return false;
+		hash[i] = (unsigned char) byte;
+	}
+	pthread_rwlock_rdlock(&config_lock);
+	current = mcp_auth_tokens_has_hash(hash);
+	pthread_rwlock_unlock(&config_lock);
+	return current;
+}
+
+/*
+ * Call fn with each role the tokens file names, and its line.
+ */
+void
+mcp_auth_each_token_role(void (*fn) (const char *role, int lineno, void *arg),
+						 void *arg)
+{
+	pthread_rwlock_rdlock(&config_lock);
+	mcp_auth_tokens_roles(fn, arg);
+	pthread_rwlock_unlock(&config_lock);
 }
 
 /*

@@ -18,8 +18,9 @@
  *
  * mcp_auth_configure() runs once, before the transport starts its threads;
  * mcp_auth_check() and the functions that build text may then be called
- * from any number of threads at once; mcp_auth_forget() runs after they
- * have all stopped.
+ * from any number of threads at once, and mcp_auth_reload() (SIGHUP) may
+ * replace the token file's lines and the JWT keys meanwhile;
+ * mcp_auth_forget() runs after they have all stopped.
  *
  * IDENTIFICATION
  *	  src/mcp/auth.h
@@ -65,12 +66,23 @@ typedef enum McpAuthStatus
 	MCP_AUTH_EXPIRED			/* a JWT past its "exp": 401 */
 } McpAuthStatus;
 
+/* a caller's identity: "s:" or "j:" and the token's SHA-256 in hex */
+#define MCP_IDENTITY_LEN 66
+
 /* in auth.c */
 extern bool mcp_auth_configure(const McpAuthSettings *settings,
 							   char **errmsg);
 extern bool mcp_auth_enabled(void);
 extern McpAuthStatus mcp_auth_check(const char *authorization, char **role,
 									const char **reason);
+extern McpAuthStatus mcp_auth_check_identity(const char *authorization,
+											 char **role, char *identity,
+											 const char **reason);
+extern bool mcp_auth_reload(const McpAuthSettings *settings);
+extern bool mcp_auth_identity_current(const char *identity);
+extern void mcp_auth_each_token_role(void (*fn) (const char *role, int lineno,
+												 void *arg),
+									 void *arg);
 extern char *mcp_auth_challenge(McpAuthStatus status, const char *reason);
 extern char *mcp_auth_resource_metadata(void);
 extern const char *mcp_auth_metadata_path(void);

@@ -43,6 +43,11 @@ extern bool mcp_auth_tokens_enabled(void);
 extern McpAuthStatus mcp_auth_tokens_check(const char *token, size_t len,
 										   char **role, const char **reason);
 extern void mcp_auth_tokens_forget(void);
+extern bool mcp_auth_tokens_reload(const char *path, char **errmsg);
+extern bool mcp_auth_tokens_has_hash(const unsigned char *hash);
+extern void mcp_auth_tokens_roles(void (*fn) (const char *role, int lineno,
+											  void *arg),
+								  void *arg);
 
 /* in auth_jwt.c */
 extern bool mcp_auth_jwt_configure(const McpAuthSettings *settings,
@@ -51,6 +56,8 @@ extern bool mcp_auth_jwt_enabled(void);
 extern McpAuthStatus mcp_auth_jwt_check(const char *token, size_t len,
 										char **role, const char **reason);
 extern void mcp_auth_jwt_forget(void);
+extern bool mcp_auth_jwt_reload_keys(const McpAuthSettings *settings,
+									 char **errmsg);
 
 /* in auth_jwt_claims.c */
 extern bool mcp_auth_claims_configure(const McpAuthSettings *settings,

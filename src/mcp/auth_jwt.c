@@ -106,6 +106,46 @@ mcp_auth_jwt_configure(const McpAuthSettings *settings, char **errmsg)
 }
 
 /*
+ * Read the key files again (SIGHUP); the claims' settings stay.  On failure
+ * the keys read before stay in force; false with the message.
+ */
+bool
+mcp_auth_jwt_reload_keys(const McpAuthSettings *settings, char **errmsg)
+{
+	unsigned char *old_secret = secret;
+	size_t		old_secret_len = secret_len;
+	EVP_PKEY   *old_key = public_key;
+	JwtKeyKind	old_kind = key_kind;
+
+	if (settings->jwt_secret_file == NULL && settings->jwt_key_file == NULL)
+		return true;
+	secret = NULL;
+	secret_len = 0;
+	public_key = NULL;
+	key_kind = KEY_NONE;
+	if ((settings->jwt_secret_file != NULL &&
+		 !load_secret(settings->jwt_secret_file, errmsg)) ||
+		(settings->jwt_key_file != NULL &&
+		 !load_public_key(settings->jwt_key_file, errmsg)))
+	{
+		if (secret != NULL)
+			OPENSSL_cleanse(secret, secret_len);
+		free(secret);
+		EVP_PKEY_free(public_key);
+		secret = old_secret;
+		secret_len = old_secret_len;
+		public_key = old_key;
+		key_kind = old_kind;
+		return false;
+	}
+	if (old_secret != NULL)
+		OPENSSL_cleanse(old_secret, old_secret_len);
+	free(old_secret);
+	EVP_PKEY_free(old_key);
+	return true;
+}
+
+/*
  * The HS256 secret: the file's bytes without the line break(s) at its end.
  */
 static bool

@@ -21,6 +21,8 @@
  *	  has dots: ."https://example.com/claims".role
  *
  * Strings are compared whole: a "\u0000" inside one cannot cut it short.
+ * A payload with a key twice in one object (at any depth, escapes decoded)
+ * is refused: readers differ on which of the two counts.
  *
  * IDENTIFICATION
  *	  src/mcp/auth_jwt_claims.c
@@ -51,6 +53,8 @@ static bool parse_role_claim(const char *claim);
 static McpAuthStatus check_times(json_object *claims, const char **reason);
 static bool string_is(json_object *value, const char *expected);
 static bool audience_ok(json_object *claims);
+static size_t tree_members(json_object *value);
+static size_t text_members(const char *text, size_t len);
 
 /*
  * The role claim's path, the audience, the issuer and the leeway.
@@ -159,6 +163,13 @@ mcp_auth_claims_check(const char *payload, size_t len, char **role,
 		*reason = "the JWT payload is not a JSON object";
 		return MCP_AUTH_INVALID;
 	}
+	if (tree_members(claims) != text_members(payload, len))
+	{
+		/* json-c keeps the last of two equal keys: which one counts? */
+		json_object_put(claims);
+		*reason = "the JWT payload has a claim twice";
+		return MCP_AUTH_INVALID;
+	}
 	status = check_times(claims, reason);
 	if (status == MCP_AUTH_OK && issuer != NULL &&
 		(!json_object_object_get_ex(claims, "iss", &value) ||
@@ -199,6 +210,53 @@ mcp_auth_claims_check(const char *payload, size_t len, char **role,
 	}
 	json_object_put(claims);
 	return status;
+}
+
+/*
+ * How many members the objects of a parsed value have, all together
+ * (json-c keeps one member per key).
+ */
+static size_t
+tree_members(json_object *value)
+{
+	size_t		n = 0;
+
+	if (json_object_is_type(value, json_type_object))
+	{
+		json_object_object_foreach(value, key, member)
+		{
+			(void) key;
+			n += 1 + tree_members(member);
+		}
+	}
+	else if (json_object_is_type(value, json_type_array))
+	{
+		for (size_t i = 0; i < json_object_array_length(value); i++)
+			n += tree_members(json_object_array_get_idx(value, i));
+	}
+	return n;
+}
+
+/*
+ * How many members the objects of a JSON text have, all together: its
+ * colons outside strings (the text is valid JSON).
+ */
+static size_t
+text_members(const char *text, size_t len)
+{
+	size_t		n = 0;
+	bool		in_string = false;
+
+	for (size_t i = 0; i < len; i++)
+	{
+		if (in_string && text[i] == '\\')
+			i++;
+		else if (text[i] == '"')
+			in_string = !in_string;
+		else if (!in_string && text[i] == ':')
+			n++;
+	}
+	return n;
 }
 
 /*

@@ -42,6 +42,7 @@ typedef struct StaticToken
 {
 	unsigned char hash[HASH_LEN];
 	char		role[MCP_AUTH_MAX_ROLE + 1];
+	int			lineno;
 } StaticToken;
 
 static StaticToken *tokens = NULL;
@@ -111,6 +112,7 @@ mcp_auth_tokens_load(const char *path, char **errmsg)
 			cap = cap ? cap * 2 : 16;
 			tokens = mcp_realloc(tokens, cap * sizeof(StaticToken));
 		}
+		entry.lineno = lineno;
 		tokens[ntokens++] = entry;
 		line = next;
 	}
@@ -124,6 +126,54 @@ mcp_auth_tokens_load(const char *path, char **errmsg)
 	mcp_log(MCP_LOG_INFO, "%zu static token%s from \"%s\"", ntokens,
 			ntokens == 1 ? "" : "s", path);
 	return true;
+}
+
+/*
+ * Read the tokens file again (SIGHUP).  On failure the tokens read before
+ * stay in force; false with the message.
+ */
+bool
+mcp_auth_tokens_reload(const char *path, char **errmsg)
+{
+	StaticToken *old = tokens;
+	size_t		old_n = ntokens;
+
+	tokens = NULL;
+	ntokens = 0;
+	if (!mcp_auth_tokens_load(path, errmsg))
+	{
+		tokens = old;
+		ntokens = old_n;
+		return false;
+	}
+	if (old != NULL)
+		OPENSSL_cleanse(old, old_n * sizeof(StaticToken));
+	free(old);
+	return true;
+}
+
+/*
+ * Call fn for each line's role, with its line number.
+ */
+void
+mcp_auth_tokens_roles(void (*fn) (const char *role, int lineno, void *arg),
+					  void *arg)
+{
+	for (size_t i = 0; i < ntokens; i++)
+		fn(tokens[i].role, tokens[i].lineno, arg);
+}
+
+/*
+ * Is there still a line whose token hashes to hash (HASH_LEN bytes)?
+ */
+bool
+mcp_auth_tokens_has_hash(const unsigned char *hash)
+{
+	bool		found = false;
+
+	for (size_t i = 0; i < ntokens; i++)
+		found |= CRYPTO_memcmp(tokens[i].hash, hash, HASH_LEN) == 0;
+	return found;
 }
 
 /*

@@ -11,8 +11,14 @@
  * libpq's cancel request at once, which is safe from any thread, and the
  * waiting thread gets the server's 57014 within a round trip.
  *
- * A cancel that arrives before its request registered (stdio reads ahead)
- * is remembered in a small ring and applied when the request begins.
+ * Over stdio, a cancel that arrives before its request registered (stdio
+ * reads ahead) is remembered in a small ring and applied when the request
+ * begins, unless a request with that id ended lately (the cancel came
+ * too late: it is dropped, so a later request reusing the id runs);
+ * stdio has one session and one user.  Over HTTP a cancel applies
+ * only to a request of the same scope in flight at that moment: one for a
+ * finished or unknown id is dropped, so it can neither stop a later request
+ * that reuses the id nor push another caller's cancels out of the ring.
  *
  * IDENTIFICATION
  *	  src/mcp/calls.c
@@ -29,12 +35,16 @@
 
 /* cancels remembered for requests not yet begun */
 #define EARLY_CANCELS 16
+/* requests ended lately: a cancel for one of them is late, not early */
+#define FINISHED_KEYS 64
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static McpInflight *inflight_list = NULL;
 static int	inflight_n = 0;
 static char *early[EARLY_CANCELS];
 static int	early_next = 0;
+static char *finished[FINISHED_KEYS];
+static int	finished_next = 0;
 
 static char *scoped_key(const char *scope, const char *id_text);
 static void send_cancel(McpInflight *inflight);
@@ -83,17 +93,20 @@ mcp_inflight_end(McpInflight *inflight)
 			inflight_n--;
 			break;
 		}
+	free(finished[finished_next]);
+	finished[finished_next] = inflight->key;
+	finished_next = (finished_next + 1) % FINISHED_KEYS;
 	pthread_mutex_unlock(&lock);
-	free(inflight->key);
 	free(inflight);
 }
 
 /*
  * Cancel the request id_text of scope.  Returns whether it was in flight;
- * if not, the cancel is remembered for a request that begins later.
+ * if not, and remember is set (stdio), the cancel is remembered for a
+ * request that begins later; otherwise it is dropped.
  */
 bool
-mcp_inflight_cancel(const char *scope, const char *id_text)
+mcp_inflight_cancel(const char *scope, const char *id_text, bool remember)
 {
 	char	   *key = scoped_key(scope, id_text);
 	McpInflight *inflight;
@@ -106,7 +119,15 @@ mcp_inflight_cancel(const char *scope, const char *id_text)
 			send_cancel(inflight);
 			found = true;
 		}
-	if (!found)
+	for (int i = 0; !found && remember && i < FINISHED_KEYS; i++)
+		if (finished[i] != NULL && strcmp(finished[i], key) == 0)
+		{
+			/* it ended already: forget it, so it is not dropped twice */
+			free(finished[i]);
+			finished[i] = NULL;
+			remember = false;
+		}
+	if (!found && remember)
 	{
 		free(early[early_next]);
 		early[early_next] = key;
@@ -129,6 +150,26 @@ mcp_inflight_cancel_all(void)
 	pthread_mutex_lock(&lock);
 	for (inflight = inflight_list; inflight != NULL; inflight = inflight->next)
 		send_cancel(inflight);
+	pthread_mutex_unlock(&lock);
+}
+
+/*
+ * Free the remembered cancels and ended requests (at exit).
+ */
+void
+mcp_inflight_forget(void)
+{
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < EARLY_CANCELS; i++)
+	{
+		free(early[i]);
+		early[i] = NULL;
+	}
+	for (int i = 0; i < FINISHED_KEYS; i++)
+	{
+		free(finished[i]);
+		finished[i] = NULL;
+	}
 	pthread_mutex_unlock(&lock);
 }
 

@@ -534,10 +534,14 @@ lost_during_statement(McpConn *conn, const PGresult *res, McpDbResult *result)
 	}
 	mcp_db_result_free(&again);
 	if (result->status == MCP_DB_CONNECTION_ERROR)
+	{
+		/* not retryable as it is: a write may have landed */
+		result->retryable = false;
 		result->suggestion =
 			"The connection to the database was lost while the call was "
 			"running; the call may or may not have taken effect, so check "
 			"(for example with select_query) before repeating a write.";
+	}
 	free(lost);
 }
 

@@ -8,12 +8,15 @@
  * with a thread per connection, so a request's thread may block on its
  * statement.  What is checked, in order, and the status for each failure:
  *
- *	 path (404), method (405, with Allow), Origin (403: a browser page of a
- *	 site that is not allowed, the DNS-rebinding attack), the bearer token
- *	 (401 with WWW-Authenticate; 400 when malformed), Content-Type (415),
- *	 Accept (406), the body's size (413), then the message itself: not JSON
- *	 or not JSON-RPC (400), the revision's rules (below), too many requests
- *	 in progress (503 with Retry-After), a role the server refuses (401).
+ *	 Host (403: not a name of this server, the DNS-rebinding attack;
+ *	 http_checks.c), path (404), method (405, with Allow), every Origin
+ *	 (403: a browser page of a site that is not allowed), the bearer token
+ *	 (401 with WWW-Authenticate; 400 when malformed), the token's role (403
+ *	 for one no token may name, 503 when it cannot be checked;
+ *	 role_check.c), Content-Type (415), Accept (406), the body's size
+ *	 (413); a request slot when the body starts (503 when all are taken,
+ *	 429 when the token has its share; http_limits.c); then the message
+ *	 itself: not JSON or not JSON-RPC (400), the revision's rules (below).
  *
  * Revisions (revision.c): a request whose params._meta names 2026-07-28 is
  * stateless: its MCP-Protocol-Version, Mcp-Method and (tools/call)
@@ -28,6 +31,10 @@
  * closes its connection while its call runs has the statement cancelled
  * (db.c watches the socket); a session's notifications/cancelled cancels
  * the request it names (calls.c).
+ *
+ * A batch is answered as its members run (http_batch.c).  Connections
+ * have deadlines, swept once a second by the main thread, which also
+ * reloads the tokens file and the JWT keys on SIGHUP (reload()).
  *
  * Each request is logged on one line: method, tool, role, status, outcome
  * and duration; never a token, a password or an argument.
@@ -66,13 +73,12 @@
 /* request headers, per connection (libmicrohttpd's own memory) */
 #define CONNECTION_MEMORY_BYTES (32 * 1024)
 
-/* seconds an idle keep-alive connection is kept */
-#define CONNECTION_IDLE_SECS 120
+/* each connection's thread: enough for libpq, TLS and json-c */
+#define THREAD_STACK_BYTES (2 * 1024 * 1024)
 
 
 static const McpHttpSettings *settings;
 static pthread_mutex_t counter_lock = PTHREAD_MUTEX_INITIALIZER;
-static int	requests_in_progress = 0;
 static unsigned long requests_seen = 0;
 static int	requests_open = 0;		/* begun, and not yet completed() */
 
@@ -85,6 +91,9 @@ static enum MHD_Result check_request(struct MHD_Connection *connection,
 									 HttpRequest *req);
 static enum MHD_Result answer_message(struct MHD_Connection *connection,
 									  HttpRequest *req);
+static int	check_role(const char *role);
+static enum MHD_Result respond_busy(struct MHD_Connection *connection,
+									HttpRequest *req, int status);
 static int	prepare_context(struct MHD_Connection *connection, HttpRequest *req,
 							json_object *message, McpContext *ctx,
 							McpSession *copy, json_object **error);
@@ -98,12 +107,10 @@ static enum MHD_Result respond_unauthorized(struct MHD_Connection *connection,
 											const char *reason);
 static enum MHD_Result count_authorization(void *cls, enum MHD_ValueKind kind,
 										   const char *key, const char *value);
-static bool origin_allowed(const char *origin);
-static bool is_loopback_host(const char *host, size_t len);
 
 static char *decode_header_value(const char *value);
-static bool enter_request(void);
 static int	open_requests(void);
+static void reload(const McpHttpSettings *s);
 static void completed(void *cls, struct MHD_Connection *connection,
 					  void **state, enum MHD_RequestTerminationCode toe);
 static void log_mhd(void *cls, const char *fmt, va_list ap) MCP_PRINTF(2, 0);
@@ -167,15 +174,27 @@ mcp_serve_http(const McpHttpSettings *s)
 	sigemptyset(&signals);
 	sigaddset(&signals, SIGTERM);
 	sigaddset(&signals, SIGINT);
+	sigaddset(&signals, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &signals, NULL);
+	http_checks_configure(s, loopback);
+	http_limits_configure(s->request_timeout_secs, s->idle_timeout_secs,
+						  s->max_requests, s->max_requests_per_token);
+	http_session_configure(s->max_sessions_per_token);
+	if (mcp_auth_enabled())
+		mcp_role_check_tokens();
 
 	/* the logger comes first, so that it also reports the other options */
 	daemon = MHD_start_daemon(flags, (uint16_t) s->port, NULL, NULL, handle, NULL,
 							  MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
 							  MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &addr,
 							  MHD_OPTION_CONNECTION_LIMIT, (unsigned int) s->max_connections,
+							  MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+							  (unsigned int) s->max_connections_per_address,
 							  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) CONNECTION_MEMORY_BYTES,
-							  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) CONNECTION_IDLE_SECS,
+							  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) s->idle_timeout_secs,
+							  MHD_OPTION_THREAD_STACK_SIZE, (size_t) THREAD_STACK_BYTES,
+							  MHD_OPTION_NOTIFY_CONNECTION, http_limits_notify, NULL,
+							  MHD_OPTION_URI_LOG_CALLBACK, http_limits_request_line, NULL,
 							  MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
 							  cert != NULL ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, cert,
 							  MHD_OPTION_HTTPS_MEM_KEY, key,
@@ -194,8 +213,17 @@ mcp_serve_http(const McpHttpSettings *s)
 			addr.ss_family == AF_INET6 ? "]" : "", s->port,
 			mcp_auth_enabled() ? " (bearer tokens required)" : "");
 
-	while (sigwait(&signals, &sig) != 0)
-		;
+	for (;;)
+	{
+		struct timespec second = {1, 0};
+
+		sig = sigtimedwait(&signals, NULL, &second);
+		if (sig == SIGHUP)
+			reload(s);
+		else if (sig == SIGTERM || sig == SIGINT)
+			break;
+		http_limits_sweep();
+	}
 	mcp_log(MCP_LOG_NOTICE, "%s received: no new connections; waiting up to %d ms for calls in progress",
 			sig == SIGTERM ? "SIGTERM" : "SIGINT", s->shutdown_grace_ms);
 	MHD_quiesce_daemon(daemon);
@@ -241,6 +269,7 @@ handle(void *cls, struct MHD_Connection *connection, const char *url,
 		pthread_mutex_lock(&counter_lock);
 		requests_open++;
 		pthread_mutex_unlock(&counter_lock);
+		/* an answer queued here (a refusal) is timed by http_respond() */
 		return check_request(connection, url, method, req);
 	}
 	if (*upload_data_size > 0)
@@ -248,7 +277,11 @@ handle(void *cls, struct MHD_Connection *connection, const char *url,
 		size_t		n = *upload_data_size;
 
 		*upload_data_size = 0;
-		if (req->answered || req->too_big)
+		/* a body is kept only by a request that holds a slot */
+		if (!req->answered && !req->entered && req->refused == 0 &&
+			(req->refused = http_limits_enter(req->identity)) == 0)
+			req->entered = true;
+		if (req->answered || req->too_big || req->refused != 0)
 			return MHD_YES;
 		if (req->len + n > settings->max_body_bytes)
 		{
@@ -271,6 +304,9 @@ handle(void *cls, struct MHD_Connection *connection, const char *url,
 	}
 	if (req->answered)
 		return MHD_YES;
+	http_limits_request_read(connection);
+	if (req->refused != 0)
+		return respond_busy(connection, req, req->refused);
 	if (strcmp(method, "DELETE") == 0)
 		return end_session(connection, req);
 	if (req->too_big)
@@ -291,7 +327,6 @@ check_request(struct MHD_Connection *connection, const char *url,
 			  const char *method, HttpRequest *req)
 {
 	const char *metadata_path = mcp_auth_metadata_path();
-	const char *origin;
 	const char *type;
 	const char *accept;
 	const char *length;
@@ -307,8 +342,10 @@ check_request(struct MHD_Connection *connection, const char *url,
 		req->answered = true;
 		return serve_metadata(connection);
 	}
-	origin = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Origin");
-	if (strcmp(url, MCP_ENDPOINT) != 0)
+	if (!http_host_allowed(connection))
+		status = 403, result = http_respond_error(connection, 403, JSONRPC_INVALID_REQUEST,
+											 "Forbidden: the Host is not this server's name");
+	else if (strcmp(url, MCP_ENDPOINT) != 0)
 		status = 404, result = http_respond_error(connection, 404, JSONRPC_INVALID_REQUEST,
 											 "Not Found: the MCP endpoint is " MCP_ENDPOINT);
 	else if (strcmp(method, "POST") != 0 && strcmp(method, "DELETE") != 0)
@@ -316,7 +353,7 @@ check_request(struct MHD_Connection *connection, const char *url,
 									   mcp_strdup("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,"
 												  "\"message\":\"Method Not Allowed: POST a JSON-RPC message (this server opens no stream on GET)\"}}"),
 									   "Allow", "POST, DELETE");
-	else if (origin != NULL && !origin_allowed(origin))
+	else if (!http_origins_allowed(connection))
 		status = 403, result = http_respond_error(connection, 403, JSONRPC_INVALID_REQUEST,
 											 "Forbidden: the Origin is not allowed");
 	else if (mcp_auth_enabled() &&
@@ -326,11 +363,16 @@ check_request(struct MHD_Connection *connection, const char *url,
 		status = 400, result = respond_unauthorized(connection, MCP_AUTH_MALFORMED,
 													"more than one Authorization header");
 	else if (mcp_auth_enabled() &&
-			 (auth = mcp_auth_check(MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
-																"Authorization"),
-									&req->role, &reason)) != MCP_AUTH_OK)
+			 (auth = mcp_auth_check_identity(MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
+																		 "Authorization"),
+											 &req->role, req->identity, &reason)) != MCP_AUTH_OK)
 		status = auth == MCP_AUTH_MALFORMED ? 400 : 401,
 			result = respond_unauthorized(connection, auth, reason);
+	else if (req->role != NULL &&
+			 (status = check_role(req->role)) != 0)
+		result = http_respond_error(connection, status, JSONRPC_INVALID_REQUEST,
+									status == 403 ? "Forbidden: the token's role may not be used"
+									: "Service Unavailable: the token's role could not be checked; retry shortly");
 	if (status == 0 && strcmp(method, "POST") == 0)
 	{
 		type = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Type");
@@ -356,6 +398,22 @@ check_request(struct MHD_Connection *connection, const char *url,
 			mcp_log(MCP_LOG_NOTICE, "request refused: %s", reason);
 	}
 	return result;
+}
+
+/*
+ * Is the token's role one a request may run as (role_check.c)?  0, or the
+ * status to refuse with: 403, or 503 when the database could not say.
+ */
+static int
+check_role(const char *role)
+{
+	char		why[256];
+	McpRoleVerdict verdict = mcp_role_check(role, why, sizeof(why));
+
+	if (verdict == MCP_ROLE_OK)
+		return 0;
+	mcp_log(MCP_LOG_WARNING, "request refused: the token's role \"%s\" %s", role, why);
+	return verdict == MCP_ROLE_REFUSED ? 403 : 503;
 }
 
 /*
@@ -389,12 +447,17 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 	}
 	else
 		status = prepare_context(connection, req, message, &ctx, &copy, &error);
-	if (status == 0 && !enter_request())
+	if (status == 0 && !req->entered)
 	{
-		status = 503;
-		error = jsonrpc_error(NULL, JSONRPC_INTERNAL_ERROR,
-							  "Service Unavailable: too many requests in progress; retry shortly",
-							  NULL);
+		/* a request without a body takes its slot now */
+		if ((status = http_limits_enter(req->identity)) != 0)
+		{
+			json_object_put(message);
+			if (ctx.session != NULL && ctx.session != &copy)
+				http_session_publish(ctx.session, false);
+			return respond_busy(connection, req, status);
+		}
+		req->entered = true;
 	}
 	if (status != 0)
 	{
@@ -405,17 +468,23 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 		if (ctx.session != NULL && ctx.session != &copy)
 			http_session_publish(ctx.session, false);
 		return http_respond(connection, status, "application/json", text,
-					   status == 503 ? "Retry-After" : NULL, "1");
+					   status == 503 || status == 429 ? "Retry-After" : NULL, "1");
 	}
 
+	if (json_object_is_type(message, json_type_array))
+	{
+		/* a batch: answered as its members run (http_batch.c) */
+		json_object_put(message);
+		return http_answer_batch(connection, req, &ctx, &copy);
+	}
 	if (http_wants_stream(connection, message))
 	{
 		/* the stream takes the message over */
 		return http_start_sse(connection, req, &ctx, &copy, message);
 	}
 	response = jsonrpc_process_parsed(&ctx, message, req->body, req->len);
+	/* the slot is given back once the answer is sent (completed()) */
 	json_object_put(message);
-	http_leave_request();
 	status = ctx.http_status != 0 ? ctx.http_status : response != NULL ? 200 : 202;
 	if (status == 200 && json_object_is_type(response, json_type_object) &&
 		json_object_object_get_ex(response, "error", NULL) &&
@@ -447,8 +516,28 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 		return http_respond(connection, status, NULL, NULL, NULL, NULL);
 	text = jsonrpc_to_text(response);
 	json_object_put(response);
+	req->answer_bytes = strlen(text);
 	result = http_respond(connection, status, "application/json", text, NULL, NULL);
 	return result;
+}
+
+/*
+ * No request slot for this request: 503 when every slot is taken, 429
+ * when its token has its share.
+ */
+static enum MHD_Result
+respond_busy(struct MHD_Connection *connection, HttpRequest *req, int status)
+{
+	json_object *error = jsonrpc_error(NULL, JSONRPC_INTERNAL_ERROR,
+									   status == 503
+									   ? "Service Unavailable: too many requests in progress; retry shortly"
+									   : "Too Many Requests: this token has its share of the requests in progress (--max-requests-per-token); retry shortly",
+									   NULL);
+	char	   *text = jsonrpc_to_text(error);
+
+	json_object_put(error);
+	http_log_request("-", NULL, req->role, status, req->start);
+	return http_respond(connection, status, "application/json", text, "Retry-After", "1");
 }
 
 /*
@@ -507,7 +596,16 @@ prepare_context(struct MHD_Connection *connection, HttpRequest *req,
 	if (method != NULL && json_object_is_type(method, json_type_string) &&
 		strcmp(json_object_get_string(method), "initialize") == 0)
 	{
-		ctx->session = http_session_new(req->role);
+		if (session_id != NULL)
+		{
+			/* the README's rule: one initialize per session */
+			*error = jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
+								   "Invalid Request: initialize must not carry Mcp-Session-Id: "
+								   "this session is initialized already (DELETE it, or initialize "
+								   "without the header for a new one)", NULL);
+			return 400;
+		}
+		ctx->session = http_session_new(req->identity);
 		if (ctx->session == NULL)
 		{
 			*error = jsonrpc_error(NULL, JSONRPC_INTERNAL_ERROR,
@@ -524,7 +622,7 @@ prepare_context(struct MHD_Connection *connection, HttpRequest *req,
 							   "or use protocol revision 2026-07-28 with _meta)", NULL);
 		return 400;
 	}
-	if (!http_session_find(session_id, req->role, copy))
+	if (!http_session_find(session_id, req->identity, copy))
 	{
 		*error = jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
 							   "Not Found: no such session (it ended or expired); initialize again",
@@ -610,7 +708,7 @@ end_session(struct MHD_Connection *connection, HttpRequest *req)
 {
 	const char *id = MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
 												 "Mcp-Session-Id");
-	int			status = id == NULL ? 400 : http_session_end(id, req->role) ? 204 : 404;
+	int			status = id == NULL ? 400 : http_session_end(id, req->identity) ? 204 : 404;
 
 	http_log_request("DELETE", NULL, req->role, status, req->start);
 	if (status == 204)
@@ -656,6 +754,7 @@ http_respond(struct MHD_Connection *connection, int status, const char *content_
 		MHD_add_response_header(response, "Content-Type", content_type);
 	if (header != NULL)
 		MHD_add_response_header(response, header, value);
+	http_limits_answer_queued(connection);
 	result = MHD_queue_response(connection, (unsigned int) status, response);
 	MHD_destroy_response(response);
 	return result;
@@ -701,45 +800,6 @@ count_authorization(void *cls, enum MHD_ValueKind kind, const char *key,
 	if (strcasecmp(key, "Authorization") == 0)
 		(*(int *) cls)++;
 	return MHD_YES;
-}
-
-/*
- * Origins a browser page may call us from: the loopback ones (a local
- * page), the administrator's list, everything if the list holds "*".
- */
-static bool
-origin_allowed(const char *origin)
-{
-	const char *host;
-	const char *end;
-	int			i;
-
-	for (i = 0; i < settings->n_allowed_origins; i++)
-		if (strcmp(settings->allowed_origins[i], "*") == 0 ||
-			strcasecmp(settings->allowed_origins[i], origin) == 0)
-			return true;
-	if (strncasecmp(origin, "http://", 7) == 0)
-		host = origin + 7;
-	else if (strncasecmp(origin, "https://", 8) == 0)
-		host = origin + 8;
-	else
-		return false;
-	if (host[0] == '[')
-		end = strchr(host, ']') != NULL ? strchr(host, ']') + 1 : host + strlen(host);
-	else
-		end = host + strcspn(host, ":/");
-	if (*end != '\0' && *end != ':')
-		return false;
-	return is_loopback_host(host, (size_t) (end - host));
-}
-
-static bool
-is_loopback_host(const char *host, size_t len)
-{
-	return (len == 9 && strncasecmp(host, "localhost", 9) == 0) ||
-		(len == 5 && strncmp(host, "[::1]", 5) == 0) ||
-		(len >= 9 && strncmp(host, "127.", 4) == 0 &&
-		 strspn(host, "0123456789.") == len);
 }
 
 /*
@@ -820,19 +880,6 @@ http_log_request(const char *method, const McpContext *ctx, const char *role,
 			mcp_now_ms() - start);
 }
 
-static bool
-enter_request(void)
-{
-	bool		ok;
-
-	pthread_mutex_lock(&counter_lock);
-	ok = requests_in_progress < settings->max_requests;
-	if (ok)
-		requests_in_progress++;
-	pthread_mutex_unlock(&counter_lock);
-	return ok;
-}
-
 static int
 open_requests(void)
 {
@@ -845,11 +892,9 @@ open_requests(void)
 }
 
 void
-http_leave_request(void)
+http_leave_request(const char *identity)
 {
-	pthread_mutex_lock(&counter_lock);
-	requests_in_progress--;
-	pthread_mutex_unlock(&counter_lock);
+	http_limits_leave(identity);
 }
 
 /* libmicrohttpd is done with a request */
@@ -861,8 +906,12 @@ completed(void *cls, struct MHD_Connection *connection, void **state,
 
 	if (req == NULL)
 		return;
+	http_limits_request_done(connection);
+	if (req->entered)
+		http_leave_request(req->identity);
 	free(req->body);
 	free(req->role);
+	mcp_release_memory(req->answer_bytes);
 	free(req);
 	*state = NULL;
 	pthread_mutex_lock(&counter_lock);
@@ -951,3 +1000,27 @@ read_file(const char *path)
 	return text;
 }
 
+
+/*
+ * SIGHUP: read the tokens file and the JWT keys again, check the roles,
+ * and end the sessions of tokens no longer in the file.  Sessions of the
+ * other tokens, and requests in progress, go on.
+ */
+static void
+reload(const McpHttpSettings *s)
+{
+	bool		ok;
+	int			ended;
+
+	mcp_log(MCP_LOG_NOTICE, "SIGHUP received: reloading the tokens file and the JWT keys");
+	if (s->auth_settings == NULL || !mcp_auth_enabled())
+	{
+		mcp_log(MCP_LOG_NOTICE, "reload: no tokens are configured; nothing to reload");
+		return;
+	}
+	ok = mcp_auth_reload(s->auth_settings);
+	mcp_role_check_tokens();
+	ended = http_session_end_stale(mcp_auth_identity_current);
+	mcp_log(MCP_LOG_NOTICE, "reload %s; %d session%s of revoked tokens ended",
+			ok ? "done" : "incomplete (see above)", ended, ended == 1 ? "" : "s");
+}

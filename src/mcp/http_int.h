@@ -13,6 +13,7 @@
 
 #include <microhttpd.h>
 
+#include "auth.h"
 #include "http.h"
 
 /* one request's state, from its first header to its answer */
@@ -24,6 +25,10 @@ typedef struct HttpRequest
 	bool		too_big;		/* more than max_body_bytes came */
 	bool		answered;		/* a response was queued already */
 	char	   *role;			/* the token's role, or NULL */
+	char		identity[MCP_IDENTITY_LEN + 1];	/* the token's, or "" */
+	size_t		answer_bytes;	/* the answer's size, once known */
+	bool		entered;		/* holds a request slot (http_limits.c) */
+	int			refused;		/* no slot: 503 or 429 to answer */
 	double		start;
 	char		scope[32];		/* a stateless request's own cancel scope */
 } HttpRequest;
@@ -38,8 +43,34 @@ extern enum MHD_Result http_respond_error(struct MHD_Connection *connection,
 										  const char *message);
 extern void http_log_request(const char *method, const McpContext *ctx,
 							 const char *role, int status, double start);
-extern void http_leave_request(void);
+extern void http_leave_request(const char *identity);
 extern bool http_accepts(const char *accept, const char *type);
+
+/* in http_batch.c */
+extern enum MHD_Result http_answer_batch(struct MHD_Connection *connection,
+										 HttpRequest *req, McpContext *ctx,
+										 McpSession *session);
+
+/* in http_checks.c */
+extern void http_checks_configure(const McpHttpSettings *s, bool loopback);
+extern bool http_origins_allowed(struct MHD_Connection *connection);
+extern bool http_host_allowed(struct MHD_Connection *connection);
+extern bool http_is_loopback_host(const char *host, size_t len);
+
+/* in http_limits.c */
+extern void http_limits_configure(int request_secs, int idle_secs,
+								  int requests, int requests_per_identity);
+extern void http_limits_notify(void *cls, struct MHD_Connection *connection,
+							   void **socket_context,
+							   enum MHD_ConnectionNotificationCode toe);
+extern void *http_limits_request_line(void *cls, const char *uri,
+									  struct MHD_Connection *connection);
+extern void http_limits_request_read(struct MHD_Connection *connection);
+extern void http_limits_request_done(struct MHD_Connection *connection);
+extern void http_limits_answer_queued(struct MHD_Connection *connection);
+extern int	http_limits_sweep(void);
+extern int	http_limits_enter(const char *identity);
+extern void http_limits_leave(const char *identity);
 
 /* in http_sse.c */
 extern bool http_wants_stream(struct MHD_Connection *connection,

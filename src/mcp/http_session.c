@@ -33,13 +33,27 @@ typedef struct HttpSession
 	McpSession	mcp;			/* id and revision */
 	char	   *owner;			/* the role that made it, or "" */
 	time_t		last_used;
+	unsigned long long use_seq; /* orders uses within a second too */
 	bool		in_use;
 } HttpSession;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static HttpSession sessions[MAX_SESSIONS];
+static int	per_owner = 64;
+static unsigned long long use_counter = 0;	/* under lock */
 
 static void end_session(HttpSession *session);
+static HttpSession *slot_for(const char *owner);
+
+/*
+ * Sessions one owner may have (--max-sessions-per-token).
+ */
+void
+http_session_configure(int max_per_owner)
+{
+	if (max_per_owner > 0)
+		per_owner = max_per_owner < MAX_SESSIONS ? max_per_owner : MAX_SESSIONS;
+}
 
 /*
  * A new session for owner, not yet usable by others until
@@ -72,27 +86,20 @@ void
 http_session_publish(McpSession *mcp, bool ok)
 {
 	HttpSession *fresh = (HttpSession *) mcp;
-	HttpSession *slot = NULL;
-	int			i;
+	HttpSession *slot;
 
 	if (ok)
 	{
 		pthread_mutex_lock(&lock);
-		for (i = 0; i < MAX_SESSIONS; i++)
-		{
-			if (!sessions[i].in_use ||
-				time(NULL) - sessions[i].last_used > SESSION_IDLE_SECS)
-			{
-				slot = &sessions[i];
-				break;
-			}
-			if (slot == NULL || sessions[i].last_used < slot->last_used)
-				slot = &sessions[i];
-		}
+		slot = slot_for(fresh->owner);
+		if (slot->in_use)
+			mcp_log(MCP_LOG_INFO, "session table: ended the least recently used session of %s",
+					strcmp(slot->owner, fresh->owner) == 0 ? "the same token" : "the token with the most sessions");
 		end_session(slot);
 		*slot = *fresh;
 		slot->in_use = true;
 		slot->last_used = time(NULL);
+		slot->use_seq = ++use_counter;
 		fresh->owner = NULL;
 		pthread_mutex_unlock(&lock);
 	}
@@ -122,6 +129,7 @@ http_session_find(const char *id, const char *owner, McpSession *copy)
 		else if (strcmp(session->owner, owner != NULL ? owner : "") == 0)
 		{
 			session->last_used = time(NULL);
+			session->use_seq = ++use_counter;
 			*copy = session->mcp;
 			found = true;
 		}
@@ -163,6 +171,85 @@ http_session_forget_all(void)
 	for (i = 0; i < MAX_SESSIONS; i++)
 		end_session(&sessions[i]);
 	pthread_mutex_unlock(&lock);
+}
+
+/*
+ * Under lock: the slot a new session of owner takes.  A free or expired
+ * slot; else owner's own least recently used session when it has its
+ * share; else the least recently used session of the owner with the most.
+ */
+static HttpSession *
+slot_for(const char *owner)
+{
+	HttpSession *own_oldest = NULL;
+	HttpSession *free_slot = NULL;
+	HttpSession *victim = NULL;
+	int			own = 0;
+	int			most = 0;
+	int			i;
+
+	for (i = 0; i < MAX_SESSIONS; i++)
+	{
+		HttpSession *s = &sessions[i];
+
+		if (!s->in_use || time(NULL) - s->last_used > SESSION_IDLE_SECS)
+		{
+			if (free_slot == NULL)
+				free_slot = s;
+			continue;
+		}
+		if (strcmp(s->owner, owner) == 0)
+		{
+			own++;
+			if (own_oldest == NULL || s->use_seq < own_oldest->use_seq)
+				own_oldest = s;
+		}
+	}
+	if (own >= per_owner)
+		return own_oldest;
+	if (free_slot != NULL)
+		return free_slot;
+	/* full: the owner with the most sessions gives up its oldest */
+	for (i = 0; i < MAX_SESSIONS; i++)
+	{
+		HttpSession *s = &sessions[i];
+		int			n = 0;
+
+		if (victim != NULL && strcmp(s->owner, victim->owner) == 0)
+		{
+			if (s->use_seq < victim->use_seq)
+				victim = s;
+			continue;
+		}
+		for (int j = 0; j < MAX_SESSIONS; j++)
+			n += strcmp(sessions[j].owner, s->owner) == 0;
+		if (n > most)
+		{
+			most = n;
+			victim = s;
+		}
+	}
+	return victim;
+}
+
+/*
+ * After a reload: end the sessions whose owner is no longer current.
+ * Returns how many.
+ */
+int
+http_session_end_stale(bool (*current) (const char *owner))
+{
+	int			n = 0;
+
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < MAX_SESSIONS; i++)
+		if (sessions[i].in_use && !current(sessions[i].owner))
+		{
+			end_session(&sessions[i]);
+			n++;
+		}
+	pthread_mutex_unlock(&lock);
+	return n;
 }
 
 /* under lock */

@@ -121,7 +121,6 @@ sse_work(void *arg)
 
 	response = jsonrpc_process_parsed(&stream->ctx, stream->message, stream->body,
 									  stream->body_len);
-	http_leave_request();
 	http_log_request(stream->ctx.method, &stream->ctx, stream->role, 200, stream->start);
 	if (response != NULL)
 		sse_push(stream, response);
@@ -216,7 +215,7 @@ cancel_stream(SseStream *stream)
 	{
 		stream->cancel_sent = true;
 		mcp_log(MCP_LOG_INFO, "the client closed its stream; cancelling its call");
-		mcp_inflight_cancel(stream->scope, stream->id_key);
+		mcp_inflight_cancel(stream->scope, stream->id_key, false);
 	}
 }
 
@@ -277,7 +276,6 @@ http_start_sse(struct MHD_Connection *connection, HttpRequest *req,
 	req->body = NULL;
 	if (pthread_create(&stream->worker, NULL, sse_work, stream) != 0)
 	{
-		http_leave_request();
 		json_object_put(stream->message);
 		free(stream->body);
 		free(stream->role);

@@ -51,8 +51,6 @@ static json_object *parse_failure(const char *reason, size_t offset,
 static json_object *process_message(McpContext *ctx, json_object *message,
 									const char *text, size_t len,
 									bool in_batch);
-static json_object *process_batch(McpContext *ctx, json_object *batch,
-								  const char *text, size_t len);
 static bool valid_id(json_object *id, const char *text, size_t len);
 
 /*
@@ -142,7 +140,21 @@ jsonrpc_parse(const char *line, size_t len, json_object **message,
 	if (i == len)
 		return false;			/* blank lines are not messages */
 
-	*message = parse_line(line, len, &error_data);
+	if (line[i] == '[')
+	{
+		/* a batch: checked whole here, parsed member by member (batch.c) */
+		size_t		end;
+		const char *reason = NULL;
+
+		if (mcp_json_check(line, len, MAX_DEPTH, &end, &reason))
+		{
+			*message = json_object_new_array();
+			return true;
+		}
+		parse_failure(reason, end, &error_data);
+	}
+	else
+		*message = parse_line(line, len, &error_data);
 	if (error_data != NULL)
 	{
 		*error = jsonrpc_error(NULL, JSONRPC_PARSE_ERROR, "Parse error", error_data);
@@ -153,15 +165,57 @@ jsonrpc_parse(const char *line, size_t len, json_object **message,
 
 /*
  * Answer a parsed message (a request, a notification or a batch) whose
- * exact text is text, len.  NULL when nothing is to be answered.
+ * exact text is text, len.  NULL when nothing is to be answered.  A batch
+ * comes from jsonrpc_parse() as an empty array: batch.c reads its members
+ * from the text.
  */
 json_object *
 jsonrpc_process_parsed(McpContext *ctx, json_object *message, const char *text,
 					   size_t len)
 {
 	if (json_object_is_type(message, json_type_array))
-		return process_batch(ctx, message, text, len);
+		return mcp_batch_process(ctx, text, len);
 	return process_message(ctx, message, text, len, false);
+}
+
+/*
+ * Answer one member of a batch, given its text (checked already).
+ */
+json_object *
+jsonrpc_process_member(McpContext *ctx, const char *text, size_t len)
+{
+	json_object *error_data = NULL;
+	json_object *member = parse_line(text, len, &error_data);
+	json_object *response;
+
+	if (error_data != NULL)
+		return jsonrpc_error(NULL, JSONRPC_PARSE_ERROR, "Parse error", error_data);
+	response = process_message(ctx, member, text, len, true);
+	json_object_put(member);
+	return response;
+}
+
+/*
+ * The id of a batch member that is a request (an object with a method and
+ * a valid id), set to serialize as its text; NULL for anything else.
+ */
+json_object *
+jsonrpc_member_id(const char *text, size_t len)
+{
+	json_object *error_data = NULL;
+	json_object *member = parse_line(text, len, &error_data);
+	json_object *id = NULL;
+
+	json_object_put(error_data);
+	if (json_object_is_type(member, json_type_object) &&
+		json_object_object_get_ex(member, "method", NULL) &&
+		json_object_object_get_ex(member, "id", &id) &&
+		valid_id(id, text, len))
+		json_object_get(id);
+	else
+		id = NULL;
+	json_object_put(member);
+	return id;
 }
 
 static json_object *
@@ -178,7 +232,7 @@ parse_line(const char *line, size_t len, json_object **error_data)
 	 * json-c then only builds the tree, not in strict mode, which newer
 	 * json-c makes refuse numbers beyond 64 bits (their text is what counts).
 	 */
-	if (!mcp_json_check(line, len, MAX_DEPTH, &end, &reason))
+	if (!mcp_json_check_message(line, len, MAX_DEPTH, &end, &reason))
 		return parse_failure(reason, end, error_data);
 
 	tok = json_tokener_new_ex(MAX_DEPTH + 1);
@@ -228,63 +282,6 @@ parse_failure(const char *reason, size_t offset, json_object **error_data)
 	*error_data = data;
 	mcp_log(MCP_LOG_WARNING, "parse error at byte %zu: %s", offset, reason);
 	return NULL;
-}
-
-/*
- * A JSON-RPC batch: each member processed as a message, the answers
- * collected into one array (none at all when every member was a
- * notification).  Only protocol revisions before 2025-06-18 have batches.
- */
-static json_object *
-process_batch(McpContext *ctx, json_object *batch, const char *text,
-			  size_t len)
-{
-	json_object *answers;
-	const char *revision;
-	const char **starts;
-	size_t	   *lens;
-	size_t		i;
-	size_t		n = json_object_array_length(batch);
-
-	if (n == 0)
-		return jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
-							 "Invalid Request: empty batch", NULL);
-	if (!mcp_batches_allowed(ctx, &revision))
-	{
-		char	   *message = mcp_psprintf("Invalid Request: JSON-RPC batches are not supported in protocol revision %s",
-										   revision);
-		json_object *response = jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
-											  message, NULL);
-
-		free(message);
-		return response;
-	}
-	if (mcp_json_elements(text, len, &starts, &lens) != (long) n)
-	{
-		/* json-c and rawjson.c disagree: a bug, not the client's fault */
-		free(starts);
-		free(lens);
-		return jsonrpc_error(NULL, JSONRPC_INTERNAL_ERROR,
-							 "Internal error: could not split the batch", NULL);
-	}
-	answers = json_object_new_array();
-	for (i = 0; i < n; i++)
-	{
-		json_object *answer = process_message(ctx,
-											  json_object_array_get_idx(batch, i),
-											  starts[i], lens[i], true);
-
-		if (answer != NULL)
-			json_object_array_add(answers, answer);
-	}
-	free(starts);
-	free(lens);
-	if (json_object_array_length(answers) == 0)
-	{
-		json_object_put(answers);
-		return NULL;
-	}
-	return answers;
 }
 
 /*
@@ -390,6 +387,10 @@ valid_id(json_object *id, const char *text, size_t len)
 char *
 jsonrpc_to_text(json_object *message)
 {
+	/* a batch's answer is text already (batch.c): one copy, no printbuf */
+	if (json_object_is_type(message, json_type_array) &&
+		json_object_get_userdata(message) != NULL)
+		return mcp_strdup(json_object_get_userdata(message));
 	return mcp_strdup(json_object_to_json_string_ext(message,
 													 JSON_C_TO_STRING_PLAIN |
 													 JSON_C_TO_STRING_NOSLASHESCAPE));

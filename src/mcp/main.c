@@ -29,11 +29,16 @@
 
 /* HTTP defaults (see --help) */
 #define DEFAULT_HTTP_POOL_SIZE 4
-#define DEFAULT_MAX_CONNECTIONS 64
+#define DEFAULT_MAX_CONNECTIONS 256
+#define DEFAULT_MAX_PER_ADDRESS 64
+#define DEFAULT_REQUEST_TIMEOUT_SECS 10
+#define DEFAULT_IDLE_TIMEOUT_SECS 60
+#define DEFAULT_SESSIONS_PER_TOKEN 64
 #define DEFAULT_SHUTDOWN_GRACE_MS 10000
 #define POOL_WAIT_MS 30000
 #define REQUESTS_PER_CONNECTION 4	/* default --max-requests per pooled one */
 #define MAX_ORIGINS 32
+#define MAX_HOSTS 32
 
 /* long options without a short form */
 enum
@@ -56,7 +61,15 @@ enum
 	OPT_JWT_AUDIENCE,
 	OPT_JWT_ISSUER,
 	OPT_AUTH_SERVER,
-	OPT_RESOURCE_URL
+	OPT_RESOURCE_URL,
+	OPT_ALLOWED_HOST,
+	OPT_MAX_PER_ADDRESS,
+	OPT_REQUEST_TIMEOUT,
+	OPT_IDLE_TIMEOUT,
+	OPT_MAX_REQUESTS_PER_TOKEN,
+	OPT_MAX_SESSIONS_PER_TOKEN,
+	OPT_MAX_BATCH_MEMBERS,
+	OPT_MAX_BATCH_BYTES
 };
 
 static void help(void);
@@ -72,9 +85,12 @@ typedef struct Options
 	int			verbosity;
 	bool		show_conninfo;
 	const char *conninfo;
+	int			max_batch_members;
+	int			max_batch_bytes;
 } Options;
 
 static void parse_options(int argc, char **argv, Options *o);
+static bool parse_limit_option(int c, Options *o);
 static int	serve_stdio(Options *o);
 static int	serve_http(Options *o);
 static bool parse_listen(const char *arg, McpHttpSettings *http);
@@ -127,6 +143,7 @@ main(int argc, char **argv)
 	/* a client that went away is seen as a write error, not a signal */
 	signal(SIGPIPE, SIG_IGN);
 
+	mcp_batch_configure(o.max_batch_members, (size_t) o.max_batch_bytes);
 	status = o.serve_http ? serve_http(&o) : serve_stdio(&o);
 	cleanup();
 	return status;
@@ -160,6 +177,14 @@ parse_options(int argc, char **argv, Options *o)
 		{"jwt-issuer", required_argument, NULL, OPT_JWT_ISSUER},
 		{"authorization-server", required_argument, NULL, OPT_AUTH_SERVER},
 		{"resource-url", required_argument, NULL, OPT_RESOURCE_URL},
+		{"allowed-host", required_argument, NULL, OPT_ALLOWED_HOST},
+		{"max-connections-per-address", required_argument, NULL, OPT_MAX_PER_ADDRESS},
+		{"request-timeout", required_argument, NULL, OPT_REQUEST_TIMEOUT},
+		{"idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT},
+		{"max-requests-per-token", required_argument, NULL, OPT_MAX_REQUESTS_PER_TOKEN},
+		{"max-sessions-per-token", required_argument, NULL, OPT_MAX_SESSIONS_PER_TOKEN},
+		{"max-batch-members", required_argument, NULL, OPT_MAX_BATCH_MEMBERS},
+		{"max-batch-bytes", required_argument, NULL, OPT_MAX_BATCH_BYTES},
 		{NULL, 0, NULL, 0}
 	};
 	static const char *origins[MAX_ORIGINS];
@@ -171,6 +196,12 @@ parse_options(int argc, char **argv, Options *o)
 	o->http.max_connections = DEFAULT_MAX_CONNECTIONS;
 	o->http.max_body_bytes = MCP_MAX_MESSAGE_BYTES;
 	o->http.shutdown_grace_ms = DEFAULT_SHUTDOWN_GRACE_MS;
+	o->http.max_connections_per_address = DEFAULT_MAX_PER_ADDRESS;
+	o->http.request_timeout_secs = DEFAULT_REQUEST_TIMEOUT_SECS;
+	o->http.idle_timeout_secs = DEFAULT_IDLE_TIMEOUT_SECS;
+	o->http.max_sessions_per_token = DEFAULT_SESSIONS_PER_TOKEN;
+	o->max_batch_members = MCP_DEFAULT_BATCH_MEMBERS;
+	o->max_batch_bytes = MCP_DEFAULT_BATCH_BYTES;
 	o->auth.jwt_leeway_seconds = -1;
 	while ((c = getopt_long(argc, argv, "vV", long_options, NULL)) != -1)
 	{
@@ -245,10 +276,12 @@ parse_options(int argc, char **argv, Options *o)
 				break;
 			case OPT_RESOURCE_URL:
 				o->auth.resource = optarg;
+				o->http.resource_url = optarg;
 				break;
 			default:
-				/* getopt_long has said what is wrong */
-				usage_error();
+				/* the limits; else getopt_long has said what is wrong */
+				if (!parse_limit_option(c, o))
+					usage_error();
 		}
 	}
 	if (optind < argc)
@@ -260,6 +293,53 @@ parse_options(int argc, char **argv, Options *o)
 				argv[optind]);
 		usage_error();
 	}
+}
+
+/*
+ * The HTTP server's limits and allowed hosts; false for an unknown option.
+ */
+static bool
+parse_limit_option(int c, Options *o)
+{
+	static const char *hosts[MAX_HOSTS];
+
+	o->http.allowed_hosts = hosts;
+	switch (c)
+	{
+		case OPT_ALLOWED_HOST:
+			if (o->http.n_allowed_hosts == MAX_HOSTS)
+			{
+				mcp_log(MCP_LOG_ERROR, "at most %d --allowed-host options", MAX_HOSTS);
+				usage_error();
+			}
+			hosts[o->http.n_allowed_hosts++] = optarg;
+			break;
+		case OPT_MAX_PER_ADDRESS:
+			o->http.max_connections_per_address =
+				positive("--max-connections-per-address", optarg);
+			break;
+		case OPT_REQUEST_TIMEOUT:
+			o->http.request_timeout_secs = positive("--request-timeout", optarg);
+			break;
+		case OPT_IDLE_TIMEOUT:
+			o->http.idle_timeout_secs = positive("--idle-timeout", optarg);
+			break;
+		case OPT_MAX_REQUESTS_PER_TOKEN:
+			o->http.max_requests_per_token = positive("--max-requests-per-token", optarg);
+			break;
+		case OPT_MAX_SESSIONS_PER_TOKEN:
+			o->http.max_sessions_per_token = positive("--max-sessions-per-token", optarg);
+			break;
+		case OPT_MAX_BATCH_MEMBERS:
+			o->max_batch_members = positive("--max-batch-members", optarg);
+			break;
+		case OPT_MAX_BATCH_BYTES:
+			o->max_batch_bytes = positive("--max-batch-bytes", optarg);
+			break;
+		default:
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -297,6 +377,20 @@ serve_http(Options *o)
 	mcp_pool_configure(o->pool_size, POOL_WAIT_MS);
 	if (o->http.max_requests <= 0)
 		o->http.max_requests = o->pool_size * REQUESTS_PER_CONNECTION;
+	/*
+	 * One token may take half of the request slots, unless told; without
+	 * tokens every caller is the same one, who may take them all.
+	 */
+	if (!mcp_auth_enabled())
+		o->http.max_requests_per_token = o->http.max_requests;
+	else if (o->http.max_requests_per_token <= 0)
+		o->http.max_requests_per_token = o->http.max_requests > 1
+			? o->http.max_requests / 2 : 1;
+	if (o->http.max_requests_per_token > o->http.max_requests)
+		o->http.max_requests_per_token = o->http.max_requests;
+	if (o->http.max_connections_per_address > o->http.max_connections)
+		o->http.max_connections_per_address = o->http.max_connections;
+	o->http.auth_settings = &o->auth;
 	return mcp_serve_http(&o->http);
 }
 
@@ -374,6 +468,7 @@ cleanup(void)
 {
 	mcp_pool_close();
 	mcp_auth_forget();
+	mcp_inflight_forget();
 	mcp_conninfo_forget();
 	mcp_mask_forget();
 }
@@ -425,6 +520,26 @@ help(void)
 		   REQUESTS_PER_CONNECTION);
 	printf("      --max-body BYTES   largest request body, else 413 (default %d)\n",
 		   MCP_MAX_MESSAGE_BYTES);
+	printf("      --max-connections-per-address N  connections from one client address\n"
+		   "                         (default %d)\n", DEFAULT_MAX_PER_ADDRESS);
+	printf("      --request-timeout SECS  a request must arrive in full (headers and\n"
+		   "                         body) within this, else its connection is closed\n"
+		   "                         (default %d)\n",
+		   DEFAULT_REQUEST_TIMEOUT_SECS);
+	printf("      --idle-timeout SECS  a kept-alive connection may wait this long for its\n"
+		   "                         next request (default %d)\n", DEFAULT_IDLE_TIMEOUT_SECS);
+	printf("      --max-requests-per-token N  requests of one token in progress at once;\n"
+		   "                         more get 429 (default: half of --max-requests)\n");
+	printf("      --max-sessions-per-token N  sessions of one token; another initialize\n"
+		   "                         ends its own oldest (default %d)\n",
+		   DEFAULT_SESSIONS_PER_TOKEN);
+	printf("      --max-batch-members N  members of a JSON-RPC batch that are run; the\n"
+		   "                         rest answer -32600 (default %d)\n", MCP_DEFAULT_BATCH_MEMBERS);
+	printf("      --max-batch-bytes BYTES  once a batch's answers reach this, its remaining\n"
+		   "                         members answer -32600 unrun (default %d)\n",
+		   MCP_DEFAULT_BATCH_BYTES);
+	printf("      --allowed-host NAME  a Host name the server answers to besides loopback\n"
+		   "                         names and --resource-url's host (repeatable)\n");
 	printf("      --allow-origin ORIGIN  a browser Origin allowed besides loopback pages\n"
 		   "                         (repeatable; \"*\" allows all); others get 403\n");
 	printf("      --tls-cert FILE, --tls-key FILE  serve HTTPS with this PEM certificate\n");
@@ -442,8 +557,11 @@ help(void)
 	printf("      --resource-url URL the endpoint's public URL, for that metadata\n\n");
 	printf("With tokens, the program connects as an authenticator role (LOGIN NOINHERIT,\n"
 		   "granted the agent roles) and runs each request as the token's role\n"
-		   "(set_config('role', ..., true) in the request's transaction).  A\n"
-		   "non-loopback ADDR needs tokens, and TLS or --allow-insecure-http.\n\n");
+		   "(set_config('role', ..., true) in the request's transaction).  A token's\n"
+		   "role must exist, be granted to the login role, and be neither the login\n"
+		   "role, \"none\", a superuser nor BYPASSRLS (else 403).  A\n"
+		   "non-loopback ADDR needs tokens, and TLS or --allow-insecure-http.  SIGHUP\n"
+		   "reads the tokens file and the JWT keys again.\n\n");
 	printf("Examples:\n");
 	printf("  %s \"host=/var/run/postgresql dbname=app\"\n", MCP_PROGNAME);
 	printf("  PGPASSWORD=... %s \"postgresql://agent@db.example.com/app\"\n", MCP_PROGNAME);

@@ -166,7 +166,8 @@ mcp_handle_notification(McpContext *ctx, const char *method, json_object *params
 		if (key != NULL)
 		{
 			mcp_log(MCP_LOG_INFO, "cancelling request %s%s", key,
-					mcp_inflight_cancel(ctx->scope, key) ? "" : " (not running yet)");
+					mcp_inflight_cancel(ctx->scope, key, !ctx->http) ? ""
+					: ctx->http ? " (not running: dropped)" : " (not running yet)");
 			free(key);
 		}
 	}

@@ -50,6 +50,14 @@
 /* Largest accepted message (one line of input), in bytes. */
 #define MCP_MAX_MESSAGE_BYTES (4 * 1024 * 1024)
 
+/* what json-c may be asked to build for one message (rawjson.c) */
+#define MCP_MAX_MESSAGE_VALUES 100000
+#define MCP_MAX_MESSAGE_CONTAINERS 20000
+
+/* batch limits (batch.c): members run, and bytes of answers kept */
+#define MCP_DEFAULT_BATCH_MEMBERS 100
+#define MCP_DEFAULT_BATCH_BYTES (8 * 1024 * 1024)
+
 /*
  * Exit codes.  They are part of the interface (documented in --help): an MCP
  * client shows them when the server process ends.  The database being
@@ -94,11 +102,18 @@ extern char *mcp_strdup(const char *s);
 extern char *mcp_strndup(const char *s, size_t len);
 extern char *mcp_psprintf(const char *fmt,...) MCP_PRINTF(1, 2);
 extern double mcp_now_ms(void);
+extern void mcp_release_memory(size_t bytes_handled);
 extern uint64_t mcp_text_hash(const char *text);
 
 /* in rawjson.c */
 extern bool mcp_json_check(const char *text, size_t len, int max_depth,
 						   size_t *offset, const char **reason);
+extern bool mcp_json_check_message(const char *text, size_t len,
+								   int max_depth, size_t *offset,
+								   const char **reason);
+extern bool mcp_json_next_element(const char *array, size_t array_len,
+								  size_t *pos, const char **start,
+								  size_t *len);
 extern bool mcp_json_check_utf8(const char *text, size_t len, size_t *offset,
 								const char **reason);
 extern bool mcp_json_member(const char *object, size_t object_len,
@@ -220,8 +235,10 @@ extern void mcp_context_init(McpContext *ctx, McpSession *session);
 /* in calls.c */
 extern McpInflight *mcp_inflight_begin(const char *scope, const char *id_text);
 extern void mcp_inflight_end(McpInflight *inflight);
-extern bool mcp_inflight_cancel(const char *scope, const char *id_text);
+extern bool mcp_inflight_cancel(const char *scope, const char *id_text,
+								bool remember);
 extern void mcp_inflight_cancel_all(void);
+extern void mcp_inflight_forget(void);
 extern int	mcp_inflight_count(void);
 
 /* in db.c */
@@ -283,6 +300,27 @@ extern json_object *jsonrpc_process_parsed(McpContext *ctx, json_object *message
 										   const char *text, size_t len);
 extern char *jsonrpc_to_text(json_object *message);
 extern json_object *jsonrpc_oversized_error(size_t max_bytes);
+extern json_object *jsonrpc_process_member(McpContext *ctx, const char *text,
+										   size_t len);
+extern json_object *jsonrpc_member_id(const char *text, size_t len);
+
+/* in batch.c: a batch being run, member by member */
+typedef struct McpBatch
+{
+	const char *text;			/* the batch's text */
+	size_t		len;
+	size_t		pos;			/* where the next member starts */
+	int			members;		/* members read so far */
+	size_t		bytes;			/* bytes of the answers made so far */
+} McpBatch;
+
+extern void mcp_batch_configure(int members, size_t bytes);
+extern bool mcp_batch_begin(McpContext *ctx, McpBatch *batch,
+							const char *text, size_t len,
+							json_object **error);
+extern char *mcp_batch_next(McpContext *ctx, McpBatch *batch, bool *done);
+extern json_object *mcp_batch_process(McpContext *ctx, const char *text,
+									  size_t len);
 
 /* in mcp.c */
 extern json_object *mcp_dispatch(McpContext *ctx, const char *method,

@@ -37,10 +37,15 @@ typedef struct Grammar
 	const char *start;			/* the message */
 	const char *end;
 	int			max_depth;
+	long		values_left;	/* values still allowed; < 0: no limit */
+	long		containers_left;	/* objects and arrays still allowed */
 	const char *error_at;		/* set on failure */
 	const char *reason;
 } Grammar;
 
+static bool check_text(const char *text, size_t len, int max_depth,
+					   long max_values, long max_containers,
+					   size_t *offset, const char **reason);
 static bool grammar_value(Grammar *g, const char **pp, int depth);
 static bool grammar_string(Grammar *g, const char **pp);
 static bool grammar_number(Grammar *g, const char **pp);
@@ -67,14 +72,37 @@ bool
 mcp_json_check(const char *text, size_t len, int max_depth, size_t *offset,
 			   const char **reason)
 {
+	return check_text(text, len, max_depth, -1, -1, offset, reason);
+}
+
+/*
+ * mcp_json_check() for a message json-c will build a tree of: also at most
+ * MCP_MAX_MESSAGE_VALUES values, of which at most MCP_MAX_MESSAGE_CONTAINERS
+ * objects and arrays.  json-c spends about 70 bytes on a scalar and about
+ * 800 on an object, so "[{},{},...]" in 3 MB would take 800 MB; with these
+ * limits a message's tree stays under about 25 MB.
+ */
+bool
+mcp_json_check_message(const char *text, size_t len, int max_depth,
+					   size_t *offset, const char **reason)
+{
+	return check_text(text, len, max_depth, MCP_MAX_MESSAGE_VALUES,
+					  MCP_MAX_MESSAGE_CONTAINERS, offset, reason);
+}
+
+static bool
+check_text(const char *text, size_t len, int max_depth, long max_values,
+		   long max_containers, size_t *offset, const char **reason)
+{
 	Grammar		g;
 	const char *p = text;
 
 	if (!mcp_json_check_utf8(text, len, offset, reason))
 		return false;
 	g.start = text;
-	g.end = text +len;
-
+	g.end = text + len;
+	g.values_left = max_values;
+	g.containers_left = max_containers;
 	g.max_depth = max_depth;
 	g.error_at = NULL;
 	g.reason = NULL;
@@ -254,6 +282,32 @@ mcp_json_elements(const char *array, size_t array_len,
 }
 
 /*
+ * The elements of a JSON array (checked already), one at a time: *pos
+ * starts at 0; each call sets *start and *len to the next element and
+ * returns true, or returns false after the last.
+ */
+bool
+mcp_json_next_element(const char *array, size_t array_len, size_t *pos,
+					  const char **start, size_t *len)
+{
+	const char *end = array + array_len;
+	const char *p = array + *pos;
+	const char *after;
+
+	p = skip_space(p, end);
+	if (p < end && (*p == '[' || *p == ','))
+		p = skip_space(p + 1, end);
+	if (p >= end || *p == ']')
+		return false;
+	if ((after = skip_value(p, end)) == NULL || after == p)
+		return false;
+	*start = p;
+	*len = (size_t) (after - p);
+	*pos = (size_t) (after - array);
+	return true;
+}
+
+/*
  * Is text/len a JSON integer (no fraction, no exponent) within the signed
  * 64-bit range?
  */
@@ -344,6 +398,8 @@ grammar_value(Grammar *g, const char **pp, int depth)
 
 	if (p == g->end)
 		return grammar_fail(g, p, "unexpected end of message");
+	if (g->values_left >= 0 && g->values_left-- == 0)
+		return grammar_fail(g, p, "more JSON values than a message may have");
 	switch (*p)
 	{
 		case '"':
@@ -351,6 +407,8 @@ grammar_value(Grammar *g, const char **pp, int depth)
 			return grammar_string(g, pp);
 		case '{':
 		case '[':
+			if (g->containers_left >= 0 && g->containers_left-- == 0)
+				return grammar_fail(g, p, "more objects and arrays than a message may have");
 			close = *p == '{' ? '}' : ']';
 			if (depth + 1 > g->max_depth)
 				return grammar_fail(g, p, "nesting too deep");

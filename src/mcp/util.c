@@ -14,11 +14,17 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdlib.h>
 #include <time.h>
 #include <string.h>
 
 #include "neon_ai_tools_mcp.h"
+
+/* answers at least this large are followed by malloc_trim() */
+#define MCP_RELEASE_MEMORY_BYTES (1024 * 1024)
 
 static void out_of_memory(void) MCP_NORETURN;
 
@@ -127,4 +133,18 @@ mcp_text_hash(const char *text)
 	for (p = (const unsigned char *) text; *p != '\0'; p++)
 		hash = (hash ^ *p) * UINT64_C(1099511628211);
 	return hash;
+}
+
+/*
+ * After a large answer: give the heap's free memory back to the system
+ * (glibc keeps it, and the resident size would stay at its high-water
+ * mark after a burst of large answers).
+ */
+void
+mcp_release_memory(size_t bytes_handled)
+{
+#ifdef __GLIBC__
+	if (bytes_handled >= MCP_RELEASE_MEMORY_BYTES)
+		malloc_trim(0);
+#endif
 }

@@ -488,6 +488,26 @@ unlike(server_log($srv), qr/\berror:/i, 'the server logged no error')
 	  . $json->encode({ jsonrpc => '2.0', method => 'notifications/initialized' }) . "\n";
 	my $decode = sub { map { eval { $json->decode($_) } || () } split /\n/, $_[0] };
 
+	# issue 30: a cancellation that arrives after its request ended is
+	# dropped, not kept for a later request that reuses the id
+	{
+		my ($in, $out, $err) = ($hello . $call->('r1', 'SELECT 1 AS one'), '', '');
+		my $h = $start->(\$in, \$out, \$err);
+		$h->pump until $out =~ /"r1"/ || !$h->pumpable;
+		$in .= $cancel->('r1');
+		$in .= $ping->('p1');
+		$h->pump until $out =~ /"p1"/ || !$h->pumpable;
+		$in .= $call->('r1', 'SELECT pg_sleep(0.2) AS slept');
+		$h->pump until ($out =~ tr/\n//) >= 4 || !$h->pumpable;
+		my @r1 = grep { ($_->{id} // '') eq 'r1' } $decode->($out);
+		ok(@r1 == 2 && !$r1[1]{result}{isError},
+			'stdio: a cancellation after its request ended does not cancel a later request with that id')
+		  or diag($out);
+		$h->close_stdin if $h->can('close_stdin');
+		$in = undef;
+		$h->finish;
+	}
+
 	# a request and its cancellation in one write: both are in the
 	# program's buffer before the statement starts
 	my ($in, $out, $err) = ($hello . $call->('s1', 'SELECT pg_sleep(30)') . $cancel->('s1'), '', '');
@@ -600,6 +620,9 @@ $node->safe_psql(
 	CREATE ROLE agent_ro NOLOGIN;
 	CREATE ROLE agent_out NOLOGIN;
 	GRANT agent_a, agent_b, agent_ro TO authenticator;
+	CREATE ROLE agent_su NOLOGIN SUPERUSER;
+	CREATE ROLE agent_bypass NOLOGIN BYPASSRLS;
+	GRANT agent_su, agent_bypass TO authenticator;
 	CREATE TABLE notes (id int PRIMARY KEY, owner name NOT NULL DEFAULT current_user, body text);
 	ALTER TABLE notes ENABLE ROW LEVEL SECURITY;
 	CREATE POLICY own ON notes USING (owner = current_user) WITH CHECK (owner = current_user);
@@ -712,8 +735,40 @@ sub notes_seen
 		[ 'nobody', 'a role that does not exist' ])
 	{
 		$r = http_post($u, $ins, stateless_headers($ins), "Authorization: Bearer $token{$who->[0]}");
-		is($r->{status}, 401, "a token for $who->[1]: 401");
-		like($r->{headers}{'www-authenticate'} // '', qr/^Bearer\b/, '... with WWW-Authenticate');
+		is($r->{status}, 403, "a token for $who->[1]: 403 (issue 30: checked before anything runs)");
+		is($r->{json}{error}{code}, -32600, '... with a JSON-RPC error');
+	}
+	like(server_log($s), qr/token file, line \d+: role "agent_out" is refused: it is not granted to the login role/,
+		'at start, the log names the tokens-file line whose role is not granted');
+	like(server_log($s), qr/token file, line \d+: role "no_such_role" is refused: it does not exist/,
+		'... and the line whose role does not exist');
+	# issue 30: roles no token may name, whoever signed it
+	foreach my $who ([ 'none', 'none (the login role)' ], [ 'NONE', 'NONE' ],
+		[ 'authenticator', 'the login role itself' ], [ 'agent_su', 'a superuser' ],
+		[ 'agent_bypass', 'a role with BYPASSRLS' ])
+	{
+		$r = http_post($u, $ins, stateless_headers($ins),
+			"Authorization: Bearer " . jwt(role => $who->[0], aud => $resource, exp => int(time) + 300));
+		is($r->{status}, 403, "a JWT naming $who->[1]: 403");
+	}
+	my $log = server_log($s);
+	like($log, qr/request refused: the token's role "none" means the login role/, '... the log says why: "none"');
+	like($log, qr/role "authenticator" is the login role/, '... the login role');
+	like($log, qr/role "agent_su" is a superuser/, '... a superuser');
+	like($log, qr/role "agent_bypass" has BYPASSRLS/, '... BYPASSRLS');
+	# issue 30: a JWT with a claim twice (json-c would keep the last)
+	{
+		my $h = encode_base64url($json->encode({ alg => 'HS256', typ => 'JWT' }));
+		my $exp = int(time) + 300;
+		foreach my $p (qq({"role":"agent_ro","aud":"$resource","exp":$exp,"role":"agent_a"}),
+			qq({"role":"agent_ro","aud":"$resource","exp":$exp,"r\\u006fle":"agent_a"}))
+		{
+			my $b = encode_base64url($p);
+			my $t = "$h.$b." . encode_base64url(hmac_sha256("$h.$b", $secret));
+			$r = http_post($u, $ins, stateless_headers($ins), "Authorization: Bearer $t");
+			ok($r->{status} == 401 && ($r->{headers}{'www-authenticate'} // '') =~ /claim twice/,
+				"a JWT whose payload has the role claim twice ($p): 401") or diag($r->{status});
+		}
 	}
 	is($node->safe_psql('postgres', 'SELECT count(*) FROM notes'), $before, '... and nothing ran');
 
@@ -732,6 +787,16 @@ sub notes_seen
 	is($r->{status}, 404, "... agent_b cannot DELETE it either");
 	$r = http_post($u, { %$ping, id => 3 }, "Mcp-Session-Id: $asid", "Authorization: Bearer $token{agent_a}");
 	is($r->{status}, 200, '... and it still works with agent_a\'s token');
+	# issue 30: a session belongs to the token, not to its role
+	$r = http_post($u, { %$ping, id => 4 }, "Mcp-Session-Id: $asid",
+		"Authorization: Bearer " . jwt(role => 'agent_a', aud => $resource, exp => int(time) + 300));
+	is($r->{status}, 404, "... a JWT for the same role agent_a cannot use it: 404");
+	# issue 30: a second initialize carrying the session's id is -32600
+	$r = http_post($u, $init, "Mcp-Session-Id: $asid", "Authorization: Bearer $token{agent_a}");
+	ok($r->{status} == 400 && $r->{json}{error}{code} == -32600 && !$r->{headers}{'mcp-session-id'},
+		'initialize with an Mcp-Session-Id: 400, -32600, no new session') or diag($r->{body});
+	$r = http_post($u, { %$ping, id => 5 }, "Mcp-Session-Id: $asid", "Authorization: Bearer $token{agent_a}");
+	is($r->{status}, 200, '... and the session is still there');
 
 	# A read-only role's policy holds under SET ROLE, on a backend that
 	# served agent_a before; and it does not stick to the backend after.
@@ -753,6 +818,29 @@ sub notes_seen
 	ok($r->{json}{result}{structuredContent}{success},
 		"agent_a writes on the same backend after agent_ro's calls") or diag($r->{body});
 	$node->safe_psql('postgres', 'DELETE FROM notes WHERE id = 61');
+	# issue 30: SIGHUP rotates the JWT secret without a restart
+	{
+		my $old_secret = $secret;
+		my $old_jwt = jwt(role => 'agent_b', aud => $resource, exp => int(time) + 300);
+		$secret = 'jwt-secret-' . sha256_hex(rand() . $$ . 'rotated');
+		open my $sfh, '>', $secret_file or die;
+		print $sfh "$secret\n";
+		close $sfh;
+		kill 'HUP', $s->{pid};
+		my $deadline = time + 10;
+		usleep(50_000) until server_log($s) =~ /reload done/ || time > $deadline;
+		like(server_log($s), qr/SIGHUP received: reloading the tokens file and the JWT keys/,
+			'SIGHUP: the reload is logged');
+		$r = notes_seen($u, $old_jwt);
+		ok(ref $r && $r->{status} == 401, '... a JWT signed with the old secret: 401');
+		is(notes_seen($u, jwt(role => 'agent_b', aud => $resource, exp => int(time) + 300)), '3',
+			'... one signed with the new secret works, without a restart');
+		is(notes_seen($u, $token{agent_a}), '1,2', '... static tokens still work');
+		$secret = $old_secret;
+		open $sfh, '>', $secret_file or die;
+		print $sfh "$secret\n";
+		close $sfh;
+	}
 	my ($rc2) = stop_server($s);
 	is($rc2, 0, 'the authenticating server stops with exit code 0');
 	unlike(server_log($s), qr/\Q$token{agent_a}\E|\Q$token{agent_b}\E|\Q$secret\E/,

@@ -5,7 +5,8 @@
 #
 #   - every tool under 2025-11-25, 2025-06-18, 2025-03-26 and 2026-07-28;
 #   - 16 concurrent clients for NAT_MCP_LOAD_SECONDS (default 20) with no
-#     failed call and a flat resident set size;
+#     failed call and a flat resident set size, while another client
+#     (127.0.0.2) holds 64 sockets sending half a request header;
 #   - cancellation within 100 ms: the SDK's AbortSignal (2025-11-25: a
 #     notifications/cancelled POST; 2026-07-28: the request's stream
 #     closed), timed from the cancel to the backend leaving the active
@@ -20,6 +21,7 @@ use warnings;
 use Cwd qw(abs_path);
 use File::Basename qw(dirname);
 use IPC::Run;
+use POSIX ();
 use Time::HiRes qw(time usleep);
 
 use PostgreSQL::Test::Cluster;
@@ -148,7 +150,41 @@ foreach my $case ([ 'cancel-session', 'cancel_posted', '2025-11-25, notification
 # versus before is reported, not bounded: glibc keeps the arenas the
 # threads made.
 
+# Meanwhile (issue 30) another client, from another address (127.0.0.2),
+# keeps 64 sockets open that each send half a request header and then a
+# byte a second, reopening any the server closes: the SDK clients' calls
+# must not fail.
+sub start_slow_attacker
+{
+	my ($port, $stop) = @_;
+	my $pid = fork();
+	die "fork: $!" unless defined $pid;
+	return $pid if $pid;
+	require IO::Socket::INET;
+	local $SIG{PIPE} = 'IGNORE';
+	my (@socks, $opened);
+	while (!-e $stop)
+	{
+		@socks = grep { defined $_ && $_->connected && print $_ 'x' } @socks;
+		while (@socks < 64)
+		{
+			my $sock = IO::Socket::INET->new(PeerAddr => '127.0.0.1', PeerPort => $port,
+				LocalAddr => '127.0.0.2', Proto => 'tcp', Timeout => 2) or last;
+			print $sock "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
+			push @socks, $sock;
+			$opened++;
+		}
+		sleep 1;
+	}
+	open my $fh, '>', "$stop.count" or die;
+	print $fh $opened // 0;
+	close $fh;
+	POSIX::_exit(0);
+}
+
 my $seconds = $ENV{NAT_MCP_LOAD_SECONDS} || 20;
+my $stop_attack = PostgreSQL::Test::Utils::tempdir() . '/stop-attack';
+my $attacker = start_slow_attacker($srv->{port}, $stop_attack);
 my %rss = (before => server_rss($srv->{pid}));
 my $out = clients('load',
 	env => { NAT_MCP_CLIENTS => 16, NAT_MCP_LOAD_SECONDS => $seconds },
@@ -156,6 +192,12 @@ my $out = clients('load',
 		$rss{warm} //= server_rss($srv->{pid}) if $_[0] eq '# warm';
 		$rss{end} //= server_rss($srv->{pid}) if $_[0] eq '# end';
 	});
+open my $stop_fh, '>', $stop_attack or die;
+close $stop_fh;
+waitpid($attacker, 0);
+my $opened = do { open my $fh, '<', "$stop_attack.count" or die; local $/; <$fh> };
+note("measured: the slow-header client opened $opened sockets (64 at a time) during the run");
+cmp_ok($opened, '>', 64, '... the server closed slow-header sockets during the run (they were reopened)');
 usleep(500_000);
 $rss{after} = server_rss($srv->{pid});
 note(sprintf('measured: 16 clients x %d s: %s; RSS kB: before %s, warm %s, end %s (%+d), after %s',
