@@ -29,16 +29,23 @@
  * Request slots.  At most max_requests requests are answered at once
  * (more: 503), and at most per_identity of them for one identity (the
  * token; "" without authentication), so one caller cannot take every slot.
+ * A slot is held until its answer is sent, and a client may read its
+ * answer and send its next request (on another connection) before the
+ * thread that sent it has given the slot back: a request that finds no
+ * slot waits up to SLOT_WAIT_MS for one before it is refused, so a client
+ * that keeps within the limits is never refused for that race.
  *
  * IDENTIFICATION
  *	  src/mcp/http_limits.c
  *
  *-------------------------------------------------------------------------
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include "http_int.h"
 
@@ -67,7 +74,11 @@ typedef struct IdentitySlots
 	int			count;
 } IdentitySlots;
 
+/* how long a request waits for a slot that is being given back */
+#define SLOT_WAIT_MS 250
+
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t slot_freed = PTHREAD_COND_INITIALIZER;
 static HttpConn *conns = NULL;
 static double request_ms = 10000;
 static double idle_ms = 60000;
@@ -223,37 +234,63 @@ http_limits_sweep(void)
 }
 
 /*
+ * The slots of identity in use, or NULL; with the lock held.
+ */
+static IdentitySlots *
+identity_slots(const char *identity)
+{
+	int			i;
+
+	for (i = 0; i < max_requests; i++)
+	{
+		if (slots[i].count > 0 && strcmp(slots[i].identity, identity) == 0)
+			return &slots[i];
+	}
+	return NULL;
+}
+
+/*
  * Take a request slot for identity (NULL: ""): 0, or 503 when every slot
  * is taken, 429 when identity has its share.
  */
 int
 http_limits_enter(const char *identity)
 {
-	IdentitySlots *mine = NULL;
-	IdentitySlots *free_slot = NULL;
-	int			status = 0;
+	IdentitySlots *mine;
+	struct timespec until;
+	int			status;
 	int			i;
 
 	if (identity == NULL)
 		identity = "";
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += SLOT_WAIT_MS * 1000000L;
+	until.tv_sec += until.tv_nsec / 1000000000L;
+	until.tv_nsec %= 1000000000L;
 	pthread_mutex_lock(&lock);
-	for (i = 0; i < max_requests; i++)
+	for (;;)
 	{
-		if (slots[i].count > 0 && strcmp(slots[i].identity, identity) == 0)
-			mine = &slots[i];
-		else if (slots[i].count == 0 && free_slot == NULL)
-			free_slot = &slots[i];
+		mine = identity_slots(identity);
+		if (in_progress >= max_requests)
+			status = 503;
+		else if (mine != NULL && mine->count >= per_identity)
+			status = 429;
+		else
+			status = 0;
+		if (status == 0 ||
+			pthread_cond_timedwait(&slot_freed, &lock, &until) == ETIMEDOUT)
+			break;
 	}
-	if (in_progress >= max_requests)
-		status = 503;
-	else if (mine != NULL && mine->count >= per_identity)
-		status = 429;
-	else
+	if (status == 0)
 	{
-		if (mine == NULL)
+		/* a free entry: fewer identities than slots are in progress */
+		for (i = 0; mine == NULL && i < max_requests; i++)
 		{
-			mine = free_slot;
-			snprintf(mine->identity, sizeof(mine->identity), "%s", identity);
+			if (slots[i].count == 0)
+			{
+				mine = &slots[i];
+				snprintf(mine->identity, sizeof(mine->identity), "%s", identity);
+			}
 		}
 		mine->count++;
 		in_progress++;
@@ -268,17 +305,17 @@ http_limits_enter(const char *identity)
 void
 http_limits_leave(const char *identity)
 {
-	int			i;
+	IdentitySlots *mine;
 
 	if (identity == NULL)
 		identity = "";
 	pthread_mutex_lock(&lock);
-	for (i = 0; i < max_requests; i++)
-		if (slots[i].count > 0 && strcmp(slots[i].identity, identity) == 0)
-		{
-			slots[i].count--;
-			in_progress--;
-			break;
-		}
+	mine = identity_slots(identity);
+	if (mine != NULL)
+	{
+		mine->count--;
+		in_progress--;
+		pthread_cond_broadcast(&slot_freed);
+	}
 	pthread_mutex_unlock(&lock);
 }
