@@ -288,6 +288,29 @@ is( $node->safe_psql('postgres',
 				pg_backend_pid()))) ->> 'error'}),
 	'function pg_cancel_backend(integer) is not allowed in a tool call',
 	'a superuser clearing it inside a call: the next parallel statement\'s workers are still guarded');
+# 6. the call's memory cap holds in its workers (issue 29): a worker builds
+# a 300 MB string; in a call limited to 32MB its address space is limited
+# as the leader's is, and the call answers resource_limit
+$node->safe_psql(
+	'postgres', q{
+	CREATE FUNCTION worker_hog(id int, leader int) RETURNS int
+		LANGUAGE plpgsql STABLE PARALLEL SAFE
+		AS $$BEGIN
+			IF pg_backend_pid() <> leader AND id = 1 THEN
+				RETURN length(repeat('x', 300000000));
+			END IF;
+			RETURN 0;
+		END$$;
+	ALTER ROLE agent SET neon_ai_tools.max_call_memory = '32MB';
+});
+is(agent_session(q{SELECT pg_backend_pid() AS leader \gset
+SELECT sum(worker_hog(id, :leader)) FROM big;}), '300000000',
+	'outside a call, a worker builds the 300 MB string');
+is( agent_session(q{SELECT ai_tool_call('execute_sql', jsonb_build_object('sql',
+	'SELECT sum(worker_hog(id, $1)) FROM big', 'params', jsonb_build_array(pg_backend_pid()))) ->> 'errorType';}),
+	'resource_limit',
+	'in a call under max_call_memory = 32MB, the worker is stopped: resource_limit');
+$node->safe_psql('postgres', 'ALTER ROLE agent RESET neon_ai_tools.max_call_memory');
 is($node->safe_psql('postgres', 'SELECT pg_postmaster_start_time() = pg_postmaster_start_time()'), 't',
 	'the server is up');
 
