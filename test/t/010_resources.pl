@@ -14,7 +14,11 @@
 use strict;
 use warnings;
 
+use Cwd qw(abs_path);
+use File::Basename qw(dirname);
 use IPC::Run;
+use lib abs_path(dirname(__FILE__) . '/../perl');
+use NatSession qw(hwm_mb);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -58,90 +62,6 @@ sub ensure_up
 my @figures;    # one line per measured call, printed at the end
 my $start_time = $node->safe_psql('postgres', 'SELECT pg_postmaster_start_time()');
 
-# ---------------------------------------------------------------------------
-# A psql session of its own: one backend, statements sent one at a time,
-# output and errors of each kept apart.  Unlike a query that fails, a
-# backend that ends (a FATAL) ends psql; query() then returns what it got.
-
-package Session
-{
-	use Time::HiRes qw(time);
-
-	sub new
-	{
-		my ($class, $node) = @_;
-		my $self = bless { in => '', out => '', err => '', n => 0 }, $class;
-		$self->{h} = IPC::Run::start(
-			[
-				'psql', '-XAtq', '-v', 'ON_ERROR_STOP=0',
-				'-d', $node->connstr('postgres'), '-f', '-'
-			],
-			'<', \$self->{in}, '>', \$self->{out}, '2>', \$self->{err});
-		my ($pid) = $self->query('SELECT pg_backend_pid()');
-		$self->{pid} = $pid;
-		return $self;
-	}
-
-	# run SQL; returns (stdout, stderr, seconds, psql still running)
-	sub query
-	{
-		my ($self, $sql, $timeout) = @_;
-		$timeout //= 90;
-		my $mark = 'query_done_' . ++$self->{n};
-		$self->{out} = $self->{err} = '';
-		$self->{in} .= "$sql;\n\\echo $mark\n";
-		my $timer = IPC::Run::timer($timeout);
-		$timer->start;
-		my $t0 = time;
-		while ($self->{out} !~ /^$mark$/m)
-		{
-			last if $timer->is_expired || !$self->{h}->pumpable;
-			eval { $self->{h}->pump; 1 } or last;
-		}
-		my $secs = time - $t0;
-		my $done = $self->{out} =~ s/^$mark\n//m;
-		Test::More::diag("psql gave no answer within $timeout s: $sql")
-		  if !$done && $self->{h}->pumpable;
-		my $out = $self->{out};
-		chomp $out;
-		return ($out, $self->{err}, $secs, $done);
-	}
-
-	sub alive
-	{
-		my ($self) = @_;
-		return -d "/proc/$self->{pid}" && $self->{h}->pumpable;
-	}
-
-	sub close
-	{
-		my ($self) = @_;
-		if ($self->{h}->pumpable)
-		{
-			$self->{in} .= "\\q\n";
-			eval { $self->{h}->finish; 1 } or $self->{h}->kill_kill;
-		}
-		else
-		{
-			eval { $self->{h}->finish };
-		}
-	}
-}
-
-package main;
-
-# VmHWM of a process in MB, undef when it has gone
-sub hwm_mb
-{
-	my ($pid) = @_;
-	open my $fh, '<', "/proc/$pid/status" or return undef;
-	while (<$fh>)
-	{
-		return $1 / 1024 if /^VmHWM:\s+(\d+) kB/;
-	}
-	return undef;
-}
-
 # The statement of one call: the answer's error type (or "ok"), truncation
 # reason, serialized length, rowCount and the first 200 characters of its
 # error message, '|'-separated.  OFFSET 0 keeps the call evaluated once.
@@ -170,7 +90,7 @@ sub measure
 {
 	my ($label, $sql, %o) = @_;
 	ensure_up();
-	my $s = Session->new($node);
+	my $s = NatSession->new($node);
 	# load the extension and its catalogs: the idle size
 	$s->query(q{SELECT ai_tool_list() IS NOT NULL});
 	$s->query(call_sql('list_tables', q{'{"limit": 1}'}));
@@ -292,7 +212,7 @@ note(sprintf('data ready after %.1f s', time - $suite_start));
 # ---------------------------------------------------------------------------
 # The limit is in force in every backend.
 {
-	my $s = Session->new($node);
+	my $s = NatSession->new($node);
 	my $limits = slurp_file("/proc/$s->{pid}/limits");
 	like($limits, qr/^Max address space\s+$AS_LIMIT\s+$AS_LIMIT\s+bytes/m,
 		'backends run under the address-space limit');
@@ -328,7 +248,7 @@ note(sprintf('data ready after %.1f s', time - $suite_start));
 # largest value allowed truncates a huge answer instead of failing it.
 {
 	ensure_up();
-	my $s = Session->new($node);
+	my $s = NatSession->new($node);
 	# loaded first: before, SET would only make a placeholder
 	$s->query(q{SELECT ai_tool_list() IS NOT NULL});
 	my ($out, $err) = $s->query(q{SET neon_ai_tools.max_response_bytes = '1GB'});
@@ -359,7 +279,7 @@ note(sprintf('data ready after %.1f s', time - $suite_start));
 	ensure_up();
 	$node->safe_psql('postgres', q{CREATE FUNCTION parallel_call(name text, args jsonb)
 	  RETURNS jsonb LANGUAGE sql STRICT PARALLEL SAFE AS $$SELECT ai_tool_call($1, $2)$$});
-	my $s = Session->new($node);
+	my $s = NatSession->new($node);
 	my ($force) = $s->query(q{SELECT name FROM pg_settings
 	  WHERE name IN ('debug_parallel_query', 'force_parallel_mode')});
 	my $call = q{'select_query', '{"table": "t", "limit": 1}'};
