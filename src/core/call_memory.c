@@ -78,7 +78,6 @@ static long page_kb = 4;
 static volatile sig_atomic_t measuring = false;
 static volatile sig_atomic_t have_base = false;
 static volatile long base_kb = 0;
-static volatile long peak_kb = 0;
 static volatile long cap_kb = 0;
 static volatile sig_atomic_t exceeded = false;
 static volatile sig_atomic_t killed = false;
@@ -276,12 +275,9 @@ memory_tick_handler(void)
 	if (!have_base)
 	{
 		base_kb = now_kb;
-		peak_kb = now_kb;
 		have_base = true;
 		return;
 	}
-	if (now_kb > peak_kb)
-		peak_kb = now_kb;
 	if (now_kb - base_kb <= cap_kb)
 		return;
 	if (!exceeded)
