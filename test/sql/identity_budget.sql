@@ -210,7 +210,7 @@ SELECT path, idb.sql(path) AS answer FROM (VALUES
   ('SET LOCAL maintenance_work_mem = ''2GB'''),
   ($q$DO $d$BEGIN SET LOCAL work_mem = '1GB'; END$d$$q$),
   ($q$DO $d$BEGIN SET LOCAL lock_timeout TO DEFAULT; END$d$$q$),
-  ($q$DO $d$BEGIN SET LOCAL jit TO DEFAULT; END$d$$q$),
+  ($q$DO $d$BEGIN SET LOCAL jit = on; END$d$$q$),
   ($q$DO $d$BEGIN PERFORM set_config('work_mem', NULL, true); END$d$$q$),
   ($q$SELECT set_config('work_mem', '1MB', true)$q$),
   ($q$SELECT set_config('join_collapse_limit', '2', true)$q$)
