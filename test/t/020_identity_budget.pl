@@ -933,7 +933,7 @@ sub memory_case
 	my $r = run_sql('SELECT ai_tool_run(' . jarg($resp) . ');', user => 'runner');
 	my @msgs = ref $r->{ans} eq 'ARRAY' ? @{ $r->{ans} } : ();
 	note(sprintf('ai_tool_run of 4 calls of 1 s, run_timeout 1500: %.2f s', $r->{secs}));
-	cmp_ok($r->{secs}, '<', 2.5, sprintf('6 ai_tool_run returns within 2.5 s (%.2f s)', $r->{secs}));
+	cmp_ok($r->{secs}, '<', 3.2, sprintf('6 ai_tool_run returns well before its four 1-s calls would (under 3.2 s, psql start included: %.2f s)', $r->{secs}));
 	is(join(',', map { $_->{tool_call_id} // '?' } @msgs), 'c1,c2,c3,c4', '6 every call gets a result message');
 	my @ans = map { eval { $json->decode($_->{content}) } // {} } @msgs;
 	ok(@ans && ($ans[0]{success} // 0), '6 the first call, within the deadline, succeeds')
