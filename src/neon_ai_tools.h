@@ -119,10 +119,6 @@ extern void nat_writes_resume(void);
 extern void nat_writes_watch(struct QueryDesc *queryDesc);
 extern void nat_writes_check(void);
 extern void nat_writes_add(int64 rows);
-extern bool nat_writes_counting(void);
-extern int64 nat_count_table_rows(Oid relid);
-struct TruncateStmt;
-extern void nat_writes_truncate(struct TruncateStmt *stmt);
 extern void nat_writes_utility_before(Node *stmt);
 extern void nat_writes_utility_after(Node *stmt);
 

@@ -773,10 +773,8 @@ guard_process_utility(PlannedStmt *pstmt, const char *queryString,
 					 errmsg("%s is not allowed in a read-only tool call", what),
 					 errdetail("A read-only call runs only utility statements that change nothing: EXPLAIN, SHOW, SET LOCAL, DECLARE without HOLD, FETCH, CLOSE, DO and CALL."),
 					 errhint("Read the data without it, or call the tool without read_only where writing is allowed.")));
-		if (IsA(stmt, TruncateStmt) && nat_writes_counting())
-			nat_writes_truncate((TruncateStmt *) stmt);
-		else if (nat_writes_counting())
-			nat_writes_utility_before(stmt);
+		/* rows it will remove or rewrite count first (write_count.c) */
+		nat_writes_utility_before(stmt);
 	}
 	if (guard.active && IsA(pstmt->utilityStmt, RefreshMatViewStmt) &&
 		((RefreshMatViewStmt *) pstmt->utilityStmt)->concurrent)
@@ -796,7 +794,7 @@ guard_process_utility(PlannedStmt *pstmt, const char *queryString,
 	else
 		run_utility(pstmt, queryString, readOnlyTree, context, params,
 					queryEnv, dest, qc);
-	if (guard.active && nat_writes_counting())
+	if (guard.active)
 		nat_writes_utility_after(pstmt->utilityStmt);
 }
 

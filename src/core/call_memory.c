@@ -85,11 +85,12 @@ static TimestampTz swallowed_at = 0;
 static ErrorContextCallback memory_context;
 
 /*
- * The backend's resident private memory in kB, or -1; only calls that a
- * signal handler may make.
+ * The backend's mapped memory (VmSize) and resident private memory
+ * (resident less shared), in kB, from /proc/self/statm; false if it cannot
+ * be read.  Only calls that a signal handler may make.
  */
-static long
-private_memory_kb(void)
+static bool
+read_statm(long *mapped_kb, long *private_kb)
 {
 	char		buf[128];
 	long		fields[3] = {0, 0, 0};
@@ -100,11 +101,11 @@ private_memory_kb(void)
 
 	fd = open("/proc/self/statm", O_RDONLY);
 	if (fd < 0)
-		return -1;
+		return false;
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
-		return -1;
+		return false;
 	/* size resident shared ...: pages */
 	for (i = 0; i < n && f < 3; i++)
 	{
@@ -114,8 +115,10 @@ private_memory_kb(void)
 			f++;
 	}
 	if (f < 2)
-		return -1;
-	return (fields[1] - fields[2]) * page_kb;
+		return false;
+	*mapped_kb = fields[0] * page_kb;
+	*private_kb = (fields[1] - fields[2]) * page_kb;
+	return true;
 }
 
 /* ---- the address-space wall ---- */
@@ -135,25 +138,6 @@ static int	stack_grown_for = 0;	/* ... for this max_stack_depth */
 /* mapped memory that the limit leaves beyond the cap (estimate's error) */
 #define NAT_MEMORY_AS_SLACK_KB	(8 * 1024)
 
-/* the backend's mapped memory (VmSize) in kB, or -1 */
-static long
-mapped_memory_kb(void)
-{
-	char		buf[128];
-	int			fd = open("/proc/self/statm", O_RDONLY);
-	ssize_t		n;
-	long		pages = 0;
-	ssize_t		i;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	for (i = 0; i < n && buf[i] >= '0' && buf[i] <= '9'; i++)
-		pages = pages * 10 + (buf[i] - '0');
-	return n > 0 ? pages * page_kb : -1;
-}
-
 /* what malloc holds (its heap and its own mappings), in kB: ~0.1 us */
 static long
 malloc_held_kb(void)
@@ -167,9 +151,10 @@ malloc_held_kb(void)
 static void
 calibrate(void)
 {
-	long		vm = mapped_memory_kb();
+	long		vm;
+	long		private_kb;
 
-	if (vm > 0)
+	if (read_statm(&vm, &private_kb))
 		as_other_kb = vm - malloc_held_kb();
 	as_calibrated_at = GetCurrentTimestamp();
 }
@@ -265,12 +250,12 @@ unlimit_address_space(bool recalibrate)
 static void
 memory_tick_handler(void)
 {
+	long		mapped_kb;
 	long		now_kb;
 
 	if (!measuring || proc_exit_inprogress)
 		return;
-	now_kb = private_memory_kb();
-	if (now_kb < 0)
+	if (!read_statm(&mapped_kb, &now_kb))
 		return;
 	if (!have_base)
 	{

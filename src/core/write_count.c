@@ -85,6 +85,13 @@ static struct
 	MemoryContext cxt;
 } writes;
 
+/* are the call's rows being counted now? */
+static bool
+counting(void)
+{
+	return writes.active && writes.paused == 0;
+}
+
 /*
  * The function a wrapped node ran before: ExecModifyTable, unless another
  * extension had wrapped the node first (then the newest entry for it: a
@@ -131,7 +138,7 @@ counted_modify_table(PlanState *pstate)
 	 * A view's rows are changed by its INSTEAD OF triggers, whose own
 	 * statements are counted where they run: not twice.
 	 */
-	if (writes.active && writes.paused == 0 &&
+	if (counting() &&
 		mt->resultRelInfo->ri_RelationDesc->rd_rel->relkind != RELKIND_VIEW)
 		writes.total += (int64) done;
 	return slot;
@@ -283,24 +290,18 @@ nat_writes_check(void)
 void
 nat_writes_add(int64 rows)
 {
-	if (!writes.active || writes.paused > 0)
+	if (!counting())
 		return;
 	writes.total += rows;
 	nat_writes_check();
-}
-
-bool
-nat_writes_counting(void)
-{
-	return writes.active && writes.paused == 0;
 }
 
 /*
  * The rows of a table visible to the statement, counted one by one (a
  * TRUNCATE about to empty it); the call's deadline bounds the scan.
  */
-int64
-nat_count_table_rows(Oid relid)
+static int64
+count_table_rows(Oid relid)
 {
 	Relation	rel = table_open(relid, NoLock);
 	Snapshot	snapshot = RegisterSnapshot(GetTransactionSnapshot());
@@ -355,8 +356,8 @@ add_truncated(List *relids, Oid relid, bool inh)
  * the write limit before anything is emptied.  A foreign table's rows
  * cannot be counted here: TRUNCATE of one is refused in a call.
  */
-void
-nat_writes_truncate(TruncateStmt *stmt)
+static void
+count_truncate(TruncateStmt *stmt)
 {
 	List	   *relids = NIL;
 	ListCell   *lc;
@@ -397,7 +398,7 @@ nat_writes_truncate(TruncateStmt *stmt)
 							get_rel_name(relid)),
 					 errdetail("The rows it would remove cannot be counted against the call's write limit.")));
 		if (relkind == RELKIND_RELATION)
-			rows += nat_count_table_rows(relid);
+			rows += count_table_rows(relid);
 	}
 	nat_writes_add(rows);
 }
@@ -417,22 +418,31 @@ owner_lock_callback(const RangeVar *relation, Oid relid, Oid oldrelid,
 					   relation->relname);
 }
 
+/* the rows of the tables and materialized views among relids, locked */
+static int64
+count_relations(List *relids)
+{
+	ListCell   *lc;
+	int64		rows = 0;
+
+	foreach(lc, relids)
+	{
+		Oid			relid = lfirst_oid(lc);
+		char		relkind;
+
+		LockRelationOid(relid, AccessExclusiveLock);
+		relkind = get_rel_relkind(relid);
+		if (relkind == RELKIND_RELATION || relkind == RELKIND_MATVIEW)
+			rows += count_table_rows(relid);
+	}
+	return rows;
+}
+
 /* the rows of a table and of its inheritors and partitions */
 static int64
 count_with_inheritors(Oid relid)
 {
-	List	   *all = find_all_inheritors(relid, AccessExclusiveLock, NULL);
-	ListCell   *lc;
-	int64		rows = 0;
-
-	foreach(lc, all)
-	{
-		char		relkind = get_rel_relkind(lfirst_oid(lc));
-
-		if (relkind == RELKIND_RELATION || relkind == RELKIND_MATVIEW)
-			rows += nat_count_table_rows(lfirst_oid(lc));
-	}
-	return rows;
+	return count_relations(find_all_inheritors(relid, AccessExclusiveLock, NULL));
 }
 
 /* the rows of the owned relation rv names (none if it does not exist) */
@@ -455,8 +465,6 @@ count_schema(const char *name)
 	SysScanDesc scan;
 	HeapTuple	tup;
 	List	   *relids = NIL;
-	ListCell   *lc;
-	int64		rows = 0;
 
 	if (!OidIsValid(nspid))
 		return 0;
@@ -472,20 +480,15 @@ count_schema(const char *name)
 	}
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
-	foreach(lc, relids)
-	{
-		LockRelationOid(lfirst_oid(lc), AccessExclusiveLock);
-		rows += nat_count_table_rows(lfirst_oid(lc));
-	}
-	return rows;
+	return count_relations(relids);
 }
 
 /*
  * Before a utility statement runs: the rows it will remove or rewrite
- * count, and past the limit nothing runs.  DROP TABLE and DROP
- * MATERIALIZED VIEW (their inheritors and partitions go with them), DROP
- * SCHEMA (every table in it), and ALTER TABLE that drops a column or
- * changes its type (every row is rewritten).
+ * count, and past the limit nothing runs.  TRUNCATE (above), DROP TABLE
+ * and DROP MATERIALIZED VIEW (their inheritors and partitions go with
+ * them), DROP SCHEMA (every table in it), and ALTER TABLE that drops a
+ * column or changes its type (every row is rewritten).
  */
 void
 nat_writes_utility_before(Node *stmt)
@@ -493,7 +496,11 @@ nat_writes_utility_before(Node *stmt)
 	int64		rows = 0;
 	ListCell   *lc;
 
-	if (IsA(stmt, DropStmt))
+	if (!counting())
+		return;
+	if (IsA(stmt, TruncateStmt))
+		count_truncate((TruncateStmt *) stmt);
+	else if (IsA(stmt, DropStmt))
 	{
 		DropStmt   *ds = (DropStmt *) stmt;
 
@@ -538,6 +545,8 @@ nat_writes_utility_after(Node *stmt)
 	RangeVar   *rv = NULL;
 	Oid			relid;
 
+	if (!counting())
+		return;
 	if (IsA(stmt, CreateTableAsStmt))
 		rv = ((CreateTableAsStmt *) stmt)->into->rel;
 	else if (IsA(stmt, RefreshMatViewStmt))
@@ -548,5 +557,5 @@ nat_writes_utility_after(Node *stmt)
 	if (!OidIsValid(relid))
 		return;					/* WITH NO DATA into nothing, IF NOT EXISTS */
 	CommandCounterIncrement();	/* see the rows the statement wrote */
-	nat_writes_add(nat_count_table_rows(relid));
+	nat_writes_add(count_table_rows(relid));
 }
