@@ -105,6 +105,12 @@ extern bool nat_guard_read_only(void);
 /* ---- in core/setting_guard.c: settings a call may not change or raise ---- */
 
 extern void nat_setting_guard_install(void);
+
+/* citus_calls.c */
+extern void nat_citus_call_begin(bool read_only, int timeout_ms);
+extern bool nat_citus_call_end(void);
+extern bool nat_citus_call_active(void);
+extern void nat_citus_call_abort(void);
 extern void nat_setting_guard_begin(void);
 
 /* ---- in core/write_count.c: the rows a call changes, at every level ---- */
@@ -125,6 +131,7 @@ extern void nat_writes_utility_after(Node *stmt);
 /* ---- in core/call_memory.c: the memory cap of a call ---- */
 
 extern int	nat_max_call_memory_kb;
+extern int	nat_citus_connections_per_worker;
 extern void nat_memory_arm(void);
 extern void nat_memory_disarm(bool failed);
 extern bool nat_memory_exceeded(void);

@@ -339,6 +339,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 	MemoryContext callcxt = call->cxt;
 	Jsonb	   *volatile answer = NULL;
 	ErrorData  *volatile edata = NULL;
+	volatile bool rollback = false;	/* a read-only call on Citus */
 	ToolError  *err;
 	bool		ours;
 
@@ -369,6 +370,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		apply_call_settings(call);
 		nat_timer_arm(call->timeout_ms);
 		call->deadline = nat_timer_deadline(&timeout_ms);
+		nat_citus_call_begin(call->read_only, timeout_ms);
 		nat_guard_begin(call->read_only, callcxt);	/* after: reads the
 													 * deadline */
 		if (!call->read_only)
@@ -399,6 +401,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		nat_guard_check_end();
 		nat_guard_end();
 		nat_writes_end();
+		rollback = nat_citus_call_end();
 		AtEOXact_GUC(false, nest);
 		restore_call_settings();
 
@@ -411,6 +414,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		nat_memory_disarm(true);
 		nat_guard_end();
 		nat_writes_end();
+		nat_citus_call_abort();
 		MemoryContextSwitchTo(callcxt);
 		edata = CopyErrorData();
 		FlushErrorState();
@@ -420,7 +424,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 
 	if (edata == NULL)
 	{
-		if (call->dry_run || call->plan_only)
+		if (call->dry_run || call->plan_only || rollback)
 			RollbackAndReleaseCurrentSubTransaction();	/* keep nothing */
 		else
 			ReleaseCurrentSubTransaction();

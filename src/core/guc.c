@@ -123,6 +123,15 @@ define_call_limit_settings(void)
 							PGC_SUSET,
 							GUC_UNIT_KB,
 							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("neon_ai_tools.citus_connections_per_worker",
+							"Maximum connections one tool call opens to each Citus worker.",
+							"A call lowers citus.max_adaptive_executor_pool_size to it; fewer connections leave the workers' connections and CPU to other sessions and end a timed-out call sooner.",
+							&nat_citus_connections_per_worker,
+							4, 1, 1000,
+							PGC_SUSET,
+							0,
+							NULL, NULL, NULL);
 }
 
 /*

@@ -41,6 +41,11 @@
  *	   is the wall behind them (call_memory.c).
  *	 - geqo: never turned off; jit: never turned on (execute.c turns it off
  *	   for the call: LLVM and its compiling do not fit the memory cap).
+ *	 - in a call carried to Citus workers (citus_calls.c): statement_timeout,
+ *	   the workers' deadline, never raised; citus.function_opens_transaction_
+ *	   block, which keeps the shard queries in the worker transactions that
+ *	   hold the call's settings, never turned off; citus.max_adaptive_
+ *	   executor_pool_size, the connections it opens per worker, never raised.
  *
  * A parallel worker taking its leader's values as it starts is not
  * checked.  Core's GUC records are written to once, at load; 19 moved each
@@ -64,7 +69,8 @@ typedef enum SettingRule
 	SETTING_READ_ONLY,			/* not turned off in a read-only call */
 	SETTING_NO_RAISE,			/* lowered only */
 	SETTING_NO_DISABLE,			/* a bool whose off costs more (geqo) */
-	SETTING_NO_ENABLE			/* a bool whose on costs more (jit) */
+	SETTING_NO_ENABLE,			/* a bool whose on costs more (jit) */
+	SETTING_CITUS_KEEP_ON		/* a bool the call's Citus propagation needs */
 } SettingRule;
 
 typedef struct GuardedSetting
@@ -74,6 +80,8 @@ typedef struct GuardedSetting
 	enum config_type type;
 	int			unlimited;		/* NO_RAISE int: the value meaning "no limit"
 								 * (larger than any), or INT_MIN for none */
+	bool		citus_only;		/* guarded only in a call carried to Citus
+								 * workers (citus_calls.c) */
 	struct config_generic *var; /* found at load; NULL if absent */
 	void	   *check;			/* the setting's own check hook */
 	void	   *assign;			/* the setting's own assign hook */
@@ -109,13 +117,18 @@ static GuardedSetting guarded[] = {
 	{"max_stack_depth", SETTING_NO_RAISE, PGC_INT, INT_MIN},
 	{"jit", SETTING_NO_ENABLE, PGC_BOOL, INT_MIN},
 	{"transaction_read_only", SETTING_READ_ONLY, PGC_BOOL, INT_MIN},
+	/* the workers' deadline (a coordinator statement has its own timer) */
+	{"statement_timeout", SETTING_NO_RAISE, PGC_INT, 0, true},
+	{"citus.function_opens_transaction_block", SETTING_CITUS_KEEP_ON, PGC_BOOL, INT_MIN, true},
+	{"citus.max_adaptive_executor_pool_size", SETTING_NO_RAISE, PGC_INT, INT_MIN, true},
 };
 
 /* is the backend in a tool call whose settings are guarded? */
 static bool
-guarding(void)
+guarding(const GuardedSetting *s)
 {
-	return nat_guard_active() && !InitializingParallelWorker;
+	return nat_guard_active() && !InitializingParallelWorker &&
+		(!s->citus_only || nat_citus_call_active());
 }
 
 /* the message of each refusal: primary, detail */
@@ -135,6 +148,10 @@ refusal(const GuardedSetting *s, const char **msg, const char **detail)
 		case SETTING_NO_DISABLE:
 			*msg = "parameter \"%s\" cannot be turned off during a tool call";
 			*detail = "Turning it off lets the planner use much more memory and time; a tool call may not.";
+			break;
+		case SETTING_CITUS_KEEP_ON:
+			*msg = "parameter \"%s\" cannot be turned off during a tool call";
+			*detail = "The call's read-only mode and deadline reach the Citus workers only in the worker transactions it opens.";
 			break;
 		case SETTING_NO_ENABLE:
 			*msg = "parameter \"%s\" cannot be turned on during a tool call";
@@ -196,6 +213,7 @@ bool_refused(const GuardedSetting *s, bool newval, bool old)
 	switch (s->rule)
 	{
 		case SETTING_NO_DISABLE:
+		case SETTING_CITUS_KEEP_ON:
 			return old && !newval;
 		case SETTING_NO_ENABLE:
 			return newval && !old;
@@ -214,7 +232,7 @@ check_int(int i, int *newval, void **extra, GucSource source)
 	GuardedSetting *s = &guarded[i];
 	GucIntCheckHook check = (GucIntCheckHook) s->check;
 
-	if (guarding() && int_raises(s, *newval, *NAT_GUC_INT(s->var)->variable))
+	if (guarding(s) && int_raises(s, *newval, *NAT_GUC_INT(s->var)->variable))
 		return refuse_value(s);
 	return check == NULL || check(newval, extra, source);
 }
@@ -225,7 +243,7 @@ check_real(int i, double *newval, void **extra, GucSource source)
 	GuardedSetting *s = &guarded[i];
 	GucRealCheckHook check = (GucRealCheckHook) s->check;
 
-	if (guarding() && *newval > *NAT_GUC_REAL(s->var)->variable)
+	if (guarding(s) && *newval > *NAT_GUC_REAL(s->var)->variable)
 		return refuse_value(s);
 	return check == NULL || check(newval, extra, source);
 }
@@ -236,7 +254,7 @@ check_bool(int i, bool *newval, void **extra, GucSource source)
 	GuardedSetting *s = &guarded[i];
 	GucBoolCheckHook check = (GucBoolCheckHook) s->check;
 
-	if (guarding() && bool_refused(s, *newval, *NAT_GUC_BOOL(s->var)->variable))
+	if (guarding(s) && bool_refused(s, *newval, *NAT_GUC_BOOL(s->var)->variable))
 		return refuse_value(s);
 	return check == NULL || check(newval, extra, source);
 }
@@ -246,7 +264,7 @@ check_string(int i, char **newval, void **extra, GucSource source)
 {
 	GucStringCheckHook check = (GucStringCheckHook) guarded[i].check;
 
-	if (guarding())
+	if (guarding(&guarded[i]))
 		return refuse_value(&guarded[i]);
 	return check == NULL || check(newval, extra, source);
 }
@@ -259,7 +277,7 @@ assign_int(int i, int newval, void *extra)
 	GuardedSetting *s = &guarded[i];
 	GucIntAssignHook assign = (GucIntAssignHook) s->assign;
 
-	if (guarding() && int_raises(s, newval, s->start_int))
+	if (guarding(s) && int_raises(s, newval, s->start_int))
 		refuse_change(s);
 	if (assign)
 		assign(newval, extra);
@@ -271,7 +289,7 @@ assign_real(int i, double newval, void *extra)
 	GuardedSetting *s = &guarded[i];
 	GucRealAssignHook assign = (GucRealAssignHook) s->assign;
 
-	if (guarding() && newval > s->start_real)
+	if (guarding(s) && newval > s->start_real)
 		refuse_change(s);
 	if (assign)
 		assign(newval, extra);
@@ -283,7 +301,7 @@ assign_bool(int i, bool newval, void *extra)
 	GuardedSetting *s = &guarded[i];
 	GucBoolAssignHook assign = (GucBoolAssignHook) s->assign;
 
-	if (guarding() && bool_refused(s, newval, s->start_bool))
+	if (guarding(s) && bool_refused(s, newval, s->start_bool))
 		refuse_change(s);
 	if (assign)
 		assign(newval, extra);
@@ -301,7 +319,7 @@ assign_string(int i, const char *newval, void *extra)
 	GucStringAssignHook assign = (GucStringAssignHook) s->assign;
 	char	   *current = *NAT_GUC_STRING(s->var)->variable;
 
-	if (guarding() &&
+	if (guarding(s) &&
 		(newval == NULL || current == NULL || strcmp(newval, current) != 0))
 		refuse_change(s);
 	if (assign)
@@ -336,18 +354,23 @@ WRAP(18, int, check_int, assign_int)
 WRAP(19, int, check_int, assign_int)
 WRAP(20, bool, check_bool, assign_bool)
 WRAP(21, bool, check_bool, assign_bool)
+WRAP(22, int, check_int, assign_int)
+WRAP(23, bool, check_bool, assign_bool)
+WRAP(24, int, check_int, assign_int)
 
 static void *const check_wrappers[] = {
 	check_0, check_1, check_2, check_3, check_4, check_5, check_6, check_7,
 	check_8, check_9, check_10, check_11, check_12, check_13, check_14,
 	check_15, check_16, check_17, check_18, check_19, check_20, check_21,
+	check_22, check_23, check_24,
 };
 
 static void *const assign_wrappers[] = {
 	assign_0, assign_1, assign_2, assign_3, assign_4, assign_5, assign_6,
 	assign_7, assign_8, assign_9, assign_10, assign_11, assign_12, assign_13,
 	assign_14, assign_15, assign_16, assign_17, assign_18, assign_19,
-	assign_20, assign_21,
+	assign_20, assign_21, assign_22, assign_23,
+	assign_24,
 };
 
 StaticAssertDecl(lengthof(check_wrappers) == lengthof(guarded) &&
@@ -399,6 +422,9 @@ wrap_setting(int i, struct config_generic *var)
 
 /*
  * At load: wrap the hooks (once per backend: a library is loaded once).
+ * Called again when a call is first carried to Citus workers, for Citus's
+ * settings when Citus was loaded after this library; a setting already
+ * wrapped is left alone.
  */
 void
 nat_setting_guard_install(void)
@@ -411,6 +437,8 @@ nat_setting_guard_install(void)
 	vars = nat_guc_variables(&nvars);
 	for (i = 0; i < lengthof(guarded); i++)
 	{
+		if (guarded[i].var != NULL)
+			continue;
 		for (j = 0; j < nvars; j++)
 		{
 			if (strcmp(vars[j]->name, guarded[i].name) == 0)

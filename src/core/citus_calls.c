@@ -1,0 +1,176 @@
+/*-------------------------------------------------------------------------
+ *
+ * citus_calls.c
+ *		  A tool call's read-only mode and deadline on the Citus workers
+ *		  its queries reach.
+ *
+ * On a Citus coordinator the call's hooks see only the coordinator's part
+ * of a query.  The shard queries Citus sends run in the workers' own
+ * transactions, which Citus begins with "BEGIN TRANSACTION ISOLATION
+ * LEVEL ..." and nothing else: read-write, whatever the coordinator's
+ * transaction is (remote_transaction.c, BeginTransactionCommand(), adds
+ * READ ONLY only for an explicit BEGIN READ ONLY).  So a STABLE function
+ * that calls a writer, pushed down to the shards, wrote on every worker.
+ *
+ * The mechanism Citus supports for carrying transaction settings to the
+ * workers is SET LOCAL propagation (citus.propagate_set_commands =
+ * 'local'): a SET LOCAL run through Citus's utility hook, in a statement
+ * that is part of a transaction block, is sent at once to every worker
+ * transaction already open and replayed, after BEGIN and the savepoints,
+ * on every worker connection the transaction opens later.  So, when a
+ * call begins in a database where Citus is active:
+ *
+ *	 - citus.propagate_set_commands = 'local' and
+ *	   citus.function_opens_transaction_block = on, at the call's GUC nest
+ *	   level (the second makes every shard query of the call run in a
+ *	   worker transaction, where the propagated settings are; the setting
+ *	   guard refuses turning it off during the call);
+ *	 - SET LOCAL statement_timeout = the call's timeout: a worker stops its
+ *	   part of the call by itself at the deadline, instead of waiting for
+ *	   the coordinator's cancel, which Citus forwards only after its own
+ *	   wait loop notices it (CPU-bound shard queries answered 2-3 s late);
+ *	 - in a read-only call, SET LOCAL transaction_read_only = on: the
+ *	   workers' engines then refuse every write, at every level, as the
+ *	   coordinator's does;
+ *	 - citus.max_adaptive_executor_pool_size lowered to neon_ai_tools.
+ *	   citus_connections_per_worker (4): one call does not take a worker's
+ *	   connections and cores from other sessions, and a call that runs out
+ *	   of time ends sooner (on abort Citus cancels and rolls back its worker
+ *	   connections one after another: with 16 per worker, a CPU-bound join
+ *	   given 1 s answered after 2.6 s; with 4, after 1.6 s).
+ *
+ * The SETs run in a DO block: Citus propagates a SET only inside a
+ * transaction block, a DO block or a procedure, or in a function while
+ * the executor runs (IsMultiStatementTransaction()), and a call's own
+ * utility statements run at executor level 1 outside the planner.
+ *
+ * The call runs in a subtransaction, which Citus mirrors on the workers
+ * with a savepoint, sent before the SETs.  A read-only call that succeeds
+ * is rolled back rather than released (nothing it did is kept anyway), so
+ * the workers return to the caller's settings with the savepoint; a
+ * writing call that succeeds puts statement_timeout back to the workers'
+ * default before its savepoint is released.
+ *
+ * IDENTIFICATION
+ *		  src/core/citus_calls.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "commands/extension.h"
+#include "executor/spi.h"
+#include "neon_ai_tools.h"
+#include "utils/guc.h"
+
+/* neon_ai_tools.citus_connections_per_worker */
+int			nat_citus_connections_per_worker = 4;
+
+/* did the running call carry its settings to the workers? */
+static bool citus_call = false;
+static bool citus_call_read_only = false;
+static bool citus_settings_wrapped = false;
+
+/*
+ * Is Citus active in this database: its library loaded (its settings
+ * exist) and its extension created here?  Without the library loaded, no
+ * catalog lookup is made, so a server without Citus pays nothing.
+ */
+static bool
+citus_active(void)
+{
+	if (GetConfigOption("citus.propagate_set_commands", true, false) == NULL)
+		return false;
+	return OidIsValid(get_extension_oid("citus", true));
+}
+
+/* run SQL (a DO block of SET LOCALs) through SPI */
+static void
+run_sets(const char *sql)
+{
+	int			rc;
+
+	if ((rc = SPI_connect()) != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
+	rc = SPI_execute(sql, false, 0);
+	if (rc != SPI_OK_UTILITY)
+		elog(ERROR, "could not carry the tool call's settings to the Citus workers: %s",
+			 SPI_result_code_string(rc));
+	SPI_finish();
+}
+
+/*
+ * The call begins (inside its subtransaction and GUC nest level, its
+ * deadline armed): carry its read-only mode and deadline to the workers.
+ */
+void
+nat_citus_call_begin(bool read_only, int timeout_ms)
+{
+	char		sql[256];
+	const char *pool;
+
+	citus_call = false;
+	if (!citus_active())
+		return;
+
+	(void) set_config_option("citus.propagate_set_commands", "local",
+							 PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_LOCAL, true, 0, false);
+	(void) set_config_option("citus.function_opens_transaction_block", "on",
+							 PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_LOCAL, true, 0, false);
+	pool = GetConfigOption("citus.max_adaptive_executor_pool_size", true, false);
+	if (pool == NULL || atoi(pool) > nat_citus_connections_per_worker)
+	{
+		char		value[16];
+
+		snprintf(value, sizeof(value), "%d", nat_citus_connections_per_worker);
+		(void) set_config_option("citus.max_adaptive_executor_pool_size", value,
+								 PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_LOCAL, true, 0, false);
+	}
+	snprintf(sql, sizeof(sql),
+			 "DO $nat$BEGIN SET LOCAL statement_timeout = %d;%s END$nat$",
+			 Max(timeout_ms, 1),
+			 read_only ? " SET LOCAL transaction_read_only = on;" : "");
+	run_sets(sql);
+	if (!citus_settings_wrapped)
+	{
+		nat_setting_guard_install();	/* Citus's, if loaded after us */
+		citus_settings_wrapped = true;
+	}
+	citus_call = true;
+	citus_call_read_only = read_only;
+}
+
+/*
+ * The call succeeded, its guard ended: must its subtransaction be rolled
+ * back rather than released (a read-only call whose read-only mode the
+ * workers hold until their savepoint is rolled back)?  A writing call
+ * puts the workers' statement_timeout back before its release.
+ */
+bool
+nat_citus_call_end(void)
+{
+	if (!citus_call)
+		return false;
+	citus_call = false;
+	if (citus_call_read_only)
+		return true;
+	run_sets("DO $nat$BEGIN SET LOCAL statement_timeout TO DEFAULT; END$nat$");
+	return false;
+}
+
+/* did the running call carry its settings to the workers? */
+bool
+nat_citus_call_active(void)
+{
+	return citus_call;
+}
+
+/* the call failed: its rollback takes the workers' settings back */
+void
+nat_citus_call_abort(void)
+{
+	citus_call = false;
+}
