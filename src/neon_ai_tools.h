@@ -122,6 +122,7 @@ extern void nat_writes_set_limit(int64 limit);
 extern int64 nat_writes_total(void);
 extern void nat_writes_pause(void);
 extern void nat_writes_resume(void);
+extern void nat_writes_finish(QueryDesc *queryDesc);
 extern void nat_writes_watch(struct QueryDesc *queryDesc);
 extern void nat_writes_check(void);
 extern void nat_writes_add(int64 rows);

@@ -930,7 +930,10 @@ guard_executor_finish(QueryDesc *queryDesc)
 	else
 		standard_ExecutorFinish(queryDesc);
 	if (guard.active && !guard.read_only)
+	{
+		nat_writes_finish(queryDesc);
 		nat_writes_check();
+	}
 }
 
 /* is a tool call being guarded in this process? */

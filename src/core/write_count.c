@@ -25,6 +25,14 @@
  * counts the rows of every table it would empty, before it runs
  * (nat_writes_add()).
  *
+ * Citus runs a modification of a distributed, reference or Citus local
+ * table as a custom scan on the coordinator, with no ModifyTable node
+ * there: the shards change on the workers, and Citus adds the rows they
+ * report to es_processed.  Such an executor run is counted by that
+ * es_processed when it finishes, less the rows its nested runs counted
+ * (Citus's local execution of a shard placed on the coordinator runs its
+ * own ModifyTable), so no row counts twice.
+ *
  * The limit is checked when any statement of the call finishes
  * (ExecutorFinish, after its AFTER triggers and cascades ran) and when the
  * call ends: past it the call fails with limit_exceeded and its
@@ -49,6 +57,7 @@
 #include "utils/rel.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_namespace.h"
+#include "nodes/extensible.h"
 #include "access/htup_details.h"
 #include "access/xact.h"
 #include "executor/executor.h"
@@ -82,8 +91,37 @@ static struct
 								 * call's memory */
 	int			nwrapped;
 	int			maxwrapped;
+	List	   *citus_runs;		/* CitusRun of each Citus modification
+								 * running */
 	MemoryContext cxt;
 } writes;
+
+/* a Citus modification's executor run, counted when it finishes */
+typedef struct CitusRun
+{
+	EState	   *estate;
+	uint64		processed;		/* es_processed when it started */
+	int64		total;			/* the call's count when it started */
+} CitusRun;
+
+/*
+ * Is this executor run a modification that Citus carries out on the
+ * shards (a Citus custom scan at the top of an INSERT, UPDATE, DELETE or
+ * MERGE)?
+ */
+static bool
+is_citus_modification(QueryDesc *queryDesc)
+{
+	Plan	   *top = queryDesc->planstate->plan;
+	const char *name;
+
+	if (queryDesc->operation == CMD_SELECT || queryDesc->operation == CMD_UTILITY ||
+		!IsA(top, CustomScan))
+		return false;
+	/* "Citus Adaptive", "Citus INSERT ... SELECT", "Citus MERGE INTO ..." */
+	name = ((CustomScan *) top)->methods->CustomName;
+	return name != NULL && strncmp(name, "Citus ", 6) == 0;
+}
 
 /* are the call's rows being counted now? */
 static bool
@@ -211,9 +249,50 @@ nat_writes_watch(QueryDesc *queryDesc)
 
 	if (!writes.active || queryDesc->planstate == NULL)
 		return;
+	if (is_citus_modification(queryDesc))
+	{
+		MemoryContext old = MemoryContextSwitchTo(writes.cxt);
+		CitusRun   *run = palloc(sizeof(CitusRun));
+
+		run->estate = queryDesc->estate;
+		run->processed = queryDesc->estate->es_processed;
+		run->total = writes.total;
+		writes.citus_runs = lappend(writes.citus_runs, run);
+		MemoryContextSwitchTo(old);
+		return;
+	}
 	wrap_node(queryDesc->planstate);
 	foreach(lc, queryDesc->estate->es_auxmodifytables)
 		wrap_node((PlanState *) lfirst(lc));
+}
+
+/*
+ * An executor run of the call has finished: a Citus modification adds the
+ * rows the workers changed that no nested run counted.  (A run that ended
+ * in an error is not finished; its entry stays, unused, until the call
+ * ends.)
+ */
+void
+nat_writes_finish(QueryDesc *queryDesc)
+{
+	ListCell   *lc;
+
+	if (!writes.active)
+		return;
+	foreach(lc, writes.citus_runs)
+	{
+		CitusRun   *run = lfirst(lc);
+		int64		rows;
+
+		if (run->estate != queryDesc->estate)
+			continue;
+		rows = (int64) (queryDesc->estate->es_processed - run->processed) -
+			(writes.total - run->total);
+		writes.citus_runs = foreach_delete_current(writes.citus_runs, lc);
+		if (rows > 0 && counting())
+			writes.total += rows;
+		return;
+	}
 }
 
 /*
@@ -230,6 +309,7 @@ nat_writes_begin(MemoryContext cxt)
 	writes.wrapped = NULL;
 	writes.nwrapped = 0;
 	writes.maxwrapped = 0;
+	writes.citus_runs = NIL;
 	writes.cxt = cxt;
 }
 
@@ -241,6 +321,7 @@ nat_writes_end(void)
 	writes.wrapped = NULL;
 	writes.nwrapped = 0;
 	writes.maxwrapped = 0;
+	writes.citus_runs = NIL;
 	writes.cxt = NULL;
 }
 
