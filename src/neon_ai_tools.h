@@ -111,6 +111,17 @@ extern void nat_citus_call_begin(bool read_only, int timeout_ms);
 extern bool nat_citus_call_end(void);
 extern bool nat_citus_call_active(void);
 extern void nat_citus_call_abort(void);
+extern void nat_citus_call_write_limit(int64 limit);
+
+/* citus_worker.c */
+extern void nat_citus_worker_install(void);
+extern bool nat_citus_worker_from_coordinator(PlannedStmt *pstmt);
+extern void nat_citus_worker_statement_done(void);
+extern void nat_citus_worker_coordinator_setting(bool on);
+
+/* call_guard.c, for citus_worker.c */
+extern void nat_guard_begin_remote(bool read_only, TimestampTz deadline, MemoryContext cxt);
+extern bool nat_guard_remote(void);
 extern void nat_setting_guard_begin(void);
 
 /* ---- in core/write_count.c: the rows a call changes, at every level ---- */
@@ -457,6 +468,8 @@ typedef struct ToolError
 
 /* private SQLSTATE used only to carry a ToolError through an ERROR */
 #define ERRCODE_NAT_TOOL_ERROR	MAKE_SQLSTATE('N','A','T','0','1')
+/* a Citus worker's part of a call went over the call's write limit */
+#define ERRCODE_NAT_WORKER_WRITE_LIMIT	MAKE_SQLSTATE('N','A','T','0','2')
 
 /* the advice for a write on a hot standby (RecoveryInProgress()) */
 #define NAT_STANDBY_SUGGESTION \

@@ -98,12 +98,14 @@
 #include "access/transam.h"
 #include "access/table.h"
 #include "access/xact.h"
+#include "catalog/dependency.h"
 #include "catalog/namespace.h"
 #include "catalog/objectaccess.h"
 #include "catalog/objectaddress.h"
 #include "catalog/pg_language.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_proc.h"
+#include "commands/extension.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
@@ -204,6 +206,10 @@ typedef struct GuardState
 	Oid			role;			/* the role setting at the start (InvalidOid: none) */
 	Oid			session_user;	/* the session user at the start */
 	MemoryContext cxt;			/* the call's memory */
+	bool		remote;			/* on a Citus worker, a coordinator's call
+								 * (citus_worker.c) */
+	TimestampTz remote_deadline;	/* ... and its deadline */
+	Oid			citus_oid;		/* ... and Citus's extension */
 } GuardState;
 
 static GuardState guard;
@@ -402,7 +408,9 @@ check_function(Oid funcid)
 		builtin_verdicts[funcid] = writes ? BUILTIN_WRITES : BUILTIN_READ_ONLY;
 	if (session_state)
 		refuse_session_state(funcid);
-	if (guard.read_only && writes && !allowed_function(funcid))
+	if (guard.read_only && writes && !allowed_function(funcid) &&
+		!(guard.remote && OidIsValid(guard.citus_oid) &&
+		  getExtensionOfObject(ProcedureRelationId, funcid) == guard.citus_oid))
 		refuse_read_only(funcid);
 }
 
@@ -491,6 +499,16 @@ check_identity_intact(void)
 static void
 check_call_bounds(void)
 {
+	if (guard.remote)
+	{
+		/* a worker's part of a call: no statement starts after its deadline */
+		if (GetCurrentTimestamp() >= guard.remote_deadline)
+			ereport(ERROR,
+					(errcode(ERRCODE_QUERY_CANCELED),
+					 errmsg("canceling statement: the tool call on the Citus coordinator ran past its time limit")));
+		check_identity_intact();
+		return;
+	}
 	nat_deadline_check();
 	nat_memory_check();
 	check_state_intact();
@@ -610,7 +628,8 @@ refused_utility(Node *stmt)
 		case T_LoadStmt:
 			return "LOAD";
 		case T_CopyStmt:
-			return ((CopyStmt *) stmt)->is_from ?
+			/* on a worker: Citus's intermediate results and shard copies */
+			return ((CopyStmt *) stmt)->is_from && !guard.remote ?
 				"COPY ... FROM (the rows it loads would not count against the call's write limit)" : NULL;
 		case T_NotifyStmt:
 			return guard.read_only ? "NOTIFY" : NULL;
@@ -722,6 +741,10 @@ refused_read_only(Node *stmt)
 		case T_DoStmt:
 		case T_CallStmt:
 			return NULL;
+		case T_TransactionStmt:	/* on a worker: Citus's savepoints */
+		case T_CopyStmt:		/* on a worker: intermediate results; a
+								 * table's rows are refused by the engine */
+			return guard.remote ? NULL : GetCommandTagName(CreateCommandTag(stmt));
 		default:
 			return GetCommandTagName(CreateCommandTag(stmt));
 	}
@@ -741,12 +764,43 @@ run_utility(PlannedStmt *pstmt, const char *queryString,
 								params, queryEnv, dest, qc);
 }
 
+/*
+ * On a Citus worker, the coordinator's own statements (its savepoints, its
+ * setting of the call's state) begin, change or end the call here: not the
+ * call's to refuse (citus_worker.c).
+ */
+static void
+run_coordinator_statement(PlannedStmt *pstmt, const char *queryString,
+						  bool readOnlyTree, ProcessUtilityContext context,
+						  ParamListInfo params, QueryEnvironment *queryEnv,
+						  DestReceiver *dest, QueryCompletion *qc)
+{
+	PG_TRY();
+	{
+		run_utility(pstmt, queryString, readOnlyTree, context, params,
+					queryEnv, dest, qc);
+	}
+	PG_CATCH();
+	{
+		nat_citus_worker_statement_done();
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	nat_citus_worker_statement_done();
+}
+
 static void
 guard_process_utility(PlannedStmt *pstmt, const char *queryString,
 					  bool readOnlyTree, ProcessUtilityContext context,
 					  ParamListInfo params, QueryEnvironment *queryEnv,
 					  DestReceiver *dest, QueryCompletion *qc)
 {
+	if (nat_citus_worker_from_coordinator(pstmt))
+	{
+		run_coordinator_statement(pstmt, queryString, readOnlyTree, context,
+								  params, queryEnv, dest, qc);
+		return;
+	}
 	if (guard.active)
 	{
 		Node	   *stmt = pstmt->utilityStmt;
@@ -1043,10 +1097,42 @@ nat_guard_check_end(void)
 	}
 }
 
+/*
+ * On a Citus worker: a coordinator's call reaches this backend (its
+ * setting, citus_worker.c).  Its shard queries are guarded as the call is
+ * on the coordinator, until the setting goes: read-only, identity, the
+ * deadline, the write limit (write_count.c, started by the caller).
+ */
+void
+nat_guard_begin_remote(bool read_only, TimestampTz deadline, MemoryContext cxt)
+{
+	guard.read_only = read_only;
+	guard.cxt = cxt;
+	guard.created = NIL;
+	guard.allowed = NIL;
+	guard.allowed_resolved = false;
+	guard.role = GetCurrentRoleId();
+	guard.session_user = GetSessionUserId();
+	guard.remote = true;
+	guard.remote_deadline = deadline;
+	guard.citus_oid = get_extension_oid("citus", true);
+	nat_setting_guard_begin();
+	published_state[0] = '\0';
+	guard.active = true;
+}
+
+/* a coordinator's call in this worker backend? */
+bool
+nat_guard_remote(void)
+{
+	return guard.active && guard.remote;
+}
+
 void
 nat_guard_end(void)
 {
 	core_refresh_depth = 0;
+	guard.remote = false;
 	guard.active = false;
 	guard.read_only = false;
 	guard.created = NIL;
@@ -1176,4 +1262,5 @@ nat_guard_install(void)
 	ExecutorFinish_hook = guard_executor_finish;
 
 	nat_setting_guard_install();
+	nat_citus_worker_install();
 }

@@ -92,11 +92,38 @@ run_sets(const char *sql)
 
 	if ((rc = SPI_connect()) != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
-	rc = SPI_execute(sql, false, 0);
+	nat_citus_worker_coordinator_setting(true);
+	PG_TRY();
+	{
+		rc = SPI_execute(sql, false, 0);
+	}
+	PG_FINALLY();
+	{
+		nat_citus_worker_coordinator_setting(false);
+	}
+	PG_END_TRY();
 	if (rc != SPI_OK_UTILITY)
 		elog(ERROR, "could not carry the tool call's settings to the Citus workers: %s",
 			 SPI_result_code_string(rc));
 	SPI_finish();
+}
+
+/*
+ * "SET LOCAL neon_ai_tools.citus_call = ..." for the workers where this
+ * library runs (citus_worker.c): the call's mode, deadline, time limit and
+ * write limit.
+ */
+static void
+append_call_state(char *sql, size_t size, int64 write_limit)
+{
+	int			timeout_ms;
+	TimestampTz deadline = nat_timer_deadline(&timeout_ms);
+	size_t		len = strlen(sql);
+
+	snprintf(sql + len, size - len,
+			 " SET LOCAL neon_ai_tools.citus_call = '%c," INT64_FORMAT ",%d," INT64_FORMAT "';",
+			 citus_call_read_only ? 'r' : 'w', (int64) deadline,
+			 Max(timeout_ms, 1), write_limit);
 }
 
 /*
@@ -129,10 +156,13 @@ nat_citus_call_begin(bool read_only, int timeout_ms)
 								 PGC_USERSET, PGC_S_SESSION,
 								 GUC_ACTION_LOCAL, true, 0, false);
 	}
+	citus_call_read_only = read_only;
 	snprintf(sql, sizeof(sql),
-			 "DO $nat$BEGIN SET LOCAL statement_timeout = %d;%s END$nat$",
+			 "DO $nat$BEGIN SET LOCAL statement_timeout = %d;%s",
 			 Max(timeout_ms, 1),
 			 read_only ? " SET LOCAL transaction_read_only = on;" : "");
+	append_call_state(sql, sizeof(sql) - 16, -1);
+	strlcat(sql, " END$nat$", sizeof(sql));
 	run_sets(sql);
 	if (!citus_settings_wrapped)
 	{
@@ -140,7 +170,24 @@ nat_citus_call_begin(bool read_only, int timeout_ms)
 		citus_settings_wrapped = true;
 	}
 	citus_call = true;
-	citus_call_read_only = read_only;
+}
+
+/*
+ * A writing call's plan set its write limit: the workers count against it
+ * too (each its own rows: the coordinator counts only what its own
+ * modifications report).
+ */
+void
+nat_citus_call_write_limit(int64 limit)
+{
+	char		sql[256];
+
+	if (!citus_call || citus_call_read_only)
+		return;
+	strlcpy(sql, "DO $nat$BEGIN", sizeof(sql));
+	append_call_state(sql, sizeof(sql) - 16, limit);
+	strlcat(sql, " END$nat$", sizeof(sql));
+	run_sets(sql);
 }
 
 /*
@@ -157,7 +204,8 @@ nat_citus_call_end(void)
 	citus_call = false;
 	if (citus_call_read_only)
 		return true;
-	run_sets("DO $nat$BEGIN SET LOCAL statement_timeout TO DEFAULT; END$nat$");
+	run_sets("DO $nat$BEGIN SET LOCAL statement_timeout TO DEFAULT; "
+			 "SET LOCAL neon_ai_tools.citus_call = ''; END$nat$");
 	return false;
 }
 

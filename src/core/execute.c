@@ -189,6 +189,20 @@ restore_call_settings(void)
 }
 
 /*
+ * limit_exceeded: a Citus worker counted more rows changed by the call's
+ * shard queries than the call's write limit (citus_worker.c).  Its message
+ * is the worker's own, which names no value.
+ */
+static ToolError *
+worker_write_limit_error(ErrorData *edata)
+{
+	ToolError  *err = nat_error(NAT_ERR_LIMIT_EXCEEDED, "%s", edata->message);
+
+	err->suggestion = pstrdup("Change fewer rows per call: narrow the statement's filter, or split the change into smaller batches.");
+	return err;
+}
+
+/*
  * resource_limit: the call went over neon_ai_tools.max_call_memory.
  */
 static ToolError *
@@ -456,6 +470,8 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		 (edata->sqlerrcode == ERRCODE_OUT_OF_MEMORY && nat_max_call_memory_kb > 0)) &&
 		!call->timed_out)
 		err = memory_limit_error();
+	if (err == NULL && edata->sqlerrcode == ERRCODE_NAT_WORKER_WRITE_LIMIT)
+		err = worker_write_limit_error(edata);
 	if (err == NULL && !call->timed_out)
 		err = conversion_error(edata);
 	return nat_error_response(call, edata, err);

@@ -329,6 +329,7 @@ void
 nat_writes_set_limit(int64 limit)
 {
 	writes.limit = limit;
+	nat_citus_call_write_limit(limit);	/* to the workers, in a Citus call */
 }
 
 int64
@@ -360,8 +361,15 @@ nat_writes_resume(void)
 void
 nat_writes_check(void)
 {
-	if (writes.active && writes.limit >= 0 && writes.total > writes.limit)
-		nat_throw_write_limit(writes.total, writes.limit);
+	if (!writes.active || writes.limit < 0 || writes.total <= writes.limit)
+		return;
+	if (nat_guard_remote())
+		ereport(ERROR,
+				(errcode(ERRCODE_NAT_WORKER_WRITE_LIMIT),
+				 errmsg("this statement would change " INT64_FORMAT " rows on a Citus worker, more than the tool call's limit of " INT64_FORMAT "; nothing was changed",
+						writes.total, writes.limit),
+				 errhint("Narrow the statement so that fewer rows change.")));
+	nat_throw_write_limit(writes.total, writes.limit);
 }
 
 /*
