@@ -251,7 +251,7 @@ nat_append_citus_description(StringInfo sql)
 						   " FROM pg_catalog.pg_attribute a"
 						   " WHERE a.attrelid OPERATOR(pg_catalog.=) c.oid"
 						   " AND a.attnum OPERATOR(pg_catalog.=)"
-						   " pg_catalog.substring(p.partkey, ':varattno ([0-9]{1,5}) ')::pg_catalog.int2"
+						   " pg_catalog.substring(p.partkey, ':varattno ([0-9]{1,4}) ')::pg_catalog.int2"
 						   " AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped"
 						   " AND pg_catalog.has_column_privilege(c.oid, a.attnum, 'SELECT, INSERT, UPDATE')),"
 						   " 'colocation_id', CASE WHEN p.colocationid OPERATOR(pg_catalog.<>) 0"
