@@ -662,6 +662,13 @@ extern HTAB *nat_local_cache_for_insert(NatLocalCache *cache);
 
 extern char *nat_type_name(Oid typid, int32 typmod, Oid *basetype);
 
+/* ---- in sql/citus.c: Citus's metadata, for the discovery tools ---- */
+
+extern bool nat_citus_installed(void);
+extern Oid	nat_citus_shard_parent(Oid relid);
+extern void nat_append_not_citus_shard(StringInfo sql, const char *rel);
+extern void nat_append_citus_description(StringInfo sql);
+
 /* ---- in sql/table_cache.c: the table names calls resolved ---- */
 extern Oid	nat_table_cache_lookup(const char *name, const char **display);
 extern void nat_table_cache_store(const char *name, Oid relid, const char *display);

@@ -115,6 +115,8 @@ typedef struct ToolPlan
 	List	   *answer_fields;	/* of AnswerField, the tool's own keys */
 	List	   *warnings;		/* of char *, the planner's sentences for the
 								 * answer's "warning" */
+	char	   *note;			/* the answer's "note" (what the planner did
+								 * with the arguments), or NULL */
 } ToolPlan;
 
 /* what running a plan produced, for the answer */

@@ -83,7 +83,8 @@ push_statements(NatJsonb *state, ToolPlan *plan)
 }
 
 /*
- * Render the plan as the answer's "plan" (and the planner's warnings).
+ * Render the plan as the answer's "plan" (and the planner's warnings and
+ * note).
  */
 void
 nat_response_plan_description(ToolCall *call, ToolPlan *plan)
@@ -93,6 +94,8 @@ nat_response_plan_description(ToolCall *call, ToolPlan *plan)
 	int			i;
 
 	nat_response_warnings(call, plan->warnings);
+	if (plan->note)
+		nat_push_string(state, "note", plan->note);
 	nat_push_key(state, "plan");
 	nat_jsonb_push(state, WJB_BEGIN_OBJECT, NULL);
 	nat_push_string(state, "run", run_names[plan->run]);

@@ -373,6 +373,8 @@ nat_response_plan(ToolCall *call, ToolPlan *plan, PlanResult *result)
 					 field->kind == ANSWER_INT_LESS_AFFECTED ?
 					 field->value - result->affected : field->value);
 	}
+	if (plan->note)
+		nat_push_string(&call->state, "note", plan->note);
 	MemoryContextSwitchTo(old);
 }
 

@@ -16,7 +16,8 @@
  *   (also PL/pgSQL simple expressions, CHECK constraints, domain checks,
  *   CALL arguments and EXECUTE parameters, which never pass an executor
  *   start).  In a read-only call only immutable and stable functions, a
- *   short list of side-effect-free volatile built-ins and the
+ *   short list of side-effect-free volatile built-ins, Citus's shard
+ *   filter (Citus adds it to every read of pg_class) and the
  *   administrator's neon_ai_tools.read_only_allowed_functions run; in any
  *   call, functions that leave session state behind (session-level
  *   advisory locks, dblink's named connections) are refused.
@@ -309,6 +310,55 @@ leaves_session_state(Oid funcid, Form_pg_proc proc)
 }
 
 /*
+ * Volatile, and not one of the side-effect-free built-ins above: a
+ * read-only call refuses it unless it is allowed some other way.
+ */
+static bool
+proc_may_write(Form_pg_proc proc)
+{
+	return proc->provolatile == PROVOLATILE_VOLATILE &&
+		!(proc->pronamespace == PG_CATALOG_NAMESPACE &&
+		  is_read_only_builtin(NameStr(proc->proname)));
+}
+
+/*
+ * Citus's shard filter.  On a Citus node (coordinator or worker) Citus's
+ * planner adds "pg_catalog.relation_is_a_known_shard(c.oid) IS NOT TRUE"
+ * to every query that reads pg_class, to hide shards from clients
+ * (worker_shard_visibility.c, citus.show_shards_for_app_name_prefixes):
+ * list_tables, describe_table, pg_tables, information_schema and any
+ * catalog read of the agent's.  The function is declared VOLATILE but only
+ * looks a relation's name up in Citus's metadata: it writes nothing and
+ * leaves nothing in the session, so a read-only call may run it, or no
+ * read-only call could read the catalog on a Citus node.
+ *
+ * Only Citus's own: the function of that name in pg_catalog that is a
+ * member of extension citus (pg_depend), never a function of the same name
+ * elsewhere or one an extension other than Citus brought.  No other Citus
+ * function passes here (run_command_on_*, citus_*, master_*, worker_*
+ * change data or run SQL on other nodes and stay refused).  The name is
+ * compared first, so other functions cost no catalog lookup.
+ */
+#define CITUS_SHARD_FILTER "relation_is_a_known_shard"
+
+static bool
+named_citus_shard_filter(Form_pg_proc proc)
+{
+	return proc->pronamespace == PG_CATALOG_NAMESPACE &&
+		strcmp(NameStr(proc->proname), CITUS_SHARD_FILTER) == 0;
+}
+
+/* is funcid a member of extension citus? */
+static bool
+is_citus_member(Oid funcid)
+{
+	Oid			citus = get_extension_oid("citus", true);
+
+	return OidIsValid(citus) &&
+		getExtensionOfObject(ProcedureRelationId, funcid) == citus;
+}
+
+/*
  * What a read-only call may make of a built-in function (OID below
  * FirstGenbkiObjectId: defined by pg_proc.dat, so its volatility never
  * changes): worked out once per backend, then a table lookup, so the
@@ -379,6 +429,7 @@ check_function(Oid funcid)
 	Form_pg_proc proc;
 	bool		session_state;
 	bool		writes;
+	bool		shard_filter;
 
 	if (funcid < FirstGenbkiObjectId)
 	{
@@ -399,10 +450,11 @@ check_function(Oid funcid)
 		return;					/* not ours to report; the caller will */
 	proc = (Form_pg_proc) GETSTRUCT(tuple);
 	session_state = leaves_session_state(funcid, proc);
-	writes = proc->provolatile == PROVOLATILE_VOLATILE &&
-		!(proc->pronamespace == PG_CATALOG_NAMESPACE &&
-		  is_read_only_builtin(NameStr(proc->proname)));
+	writes = proc_may_write(proc);
+	shard_filter = writes && named_citus_shard_filter(proc);
 	ReleaseSysCache(tuple);
+	if (shard_filter && is_citus_member(funcid))
+		writes = false;
 
 	if (funcid < FirstGenbkiObjectId)
 		builtin_verdicts[funcid] = writes ? BUILTIN_WRITES : BUILTIN_READ_ONLY;
@@ -426,15 +478,17 @@ nat_function_may_write(Oid funcid)
 	HeapTuple	tuple;
 	Form_pg_proc proc;
 	bool		writes;
+	bool		shard_filter;
 
 	tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
 	if (!HeapTupleIsValid(tuple))
 		return false;
 	proc = (Form_pg_proc) GETSTRUCT(tuple);
-	writes = proc->provolatile == PROVOLATILE_VOLATILE &&
-		!(proc->pronamespace == PG_CATALOG_NAMESPACE &&
-		  is_read_only_builtin(NameStr(proc->proname)));
+	writes = proc_may_write(proc);
+	shard_filter = writes && named_citus_shard_filter(proc);
 	ReleaseSysCache(tuple);
+	if (shard_filter && is_citus_member(funcid))
+		return false;
 	return writes && !list_member_oid(resolve_allowed_functions(), funcid);
 }
 

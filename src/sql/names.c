@@ -295,6 +295,9 @@ closest_tables(const char *schema, const char *relname, TimestampTz stop_at)
 			continue;
 		if (!nat_relation_visible_to_caller(form->oid, form->relnamespace))
 			continue;
+		/* Citus's shards are not offered: their table is (citus.c) */
+		if (OidIsValid(nat_citus_shard_parent(form->oid)))
+			continue;
 		name = quote_qualified_identifier(get_namespace_name(form->relnamespace), cand);
 		/* ties go by name, so the order does not follow pg_class's */
 		if (!closer(d, name, best[2], picked[2]))

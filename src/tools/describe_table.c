@@ -22,9 +22,13 @@
  *	  "checks": [{"name", "definition"}],
  *	  "privileges": {"select", "insert", "update", "delete", "truncate",
  *					 "references", "trigger"},
- *	  "definition"?: the query of a view or materialized view}
+ *	  "definition"?: the query of a view or materialized view,
+ *	  "citus"?: {"table_type", "distribution_column"?, "colocation_id"?}}
  *
- * which becomes the single element of the answer's "data".
+ * which becomes the single element of the answer's "data".  "citus" is
+ * there for a table Citus manages, where Citus is installed (sql/citus.c).
+ * A Citus shard's name ("events_102008") is answered with its table's
+ * description and a "note" saying so: shards are Citus's internals.
  *
  * What the caller may not use stays out: columns with no privilege for
  * the caller (column privileges), and constraints and indexes over such a
@@ -48,6 +52,7 @@
 #include "neon_ai_tools.h"
 #include "params.h"
 #include "plan.h"
+#include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -67,6 +72,7 @@ const ToolDef nat_tool_describe_table = {
 	"indexes, check constraints, the privileges your role has on it (select, insert, update, delete, ...), its estimated row count and whether row-level security is on. "
 	"Use it before querying or changing a table to learn its exact column names and types, and before deleting rows to see what references them. "
 	"Columns your role has no privilege on are left out; when your privileges are granted per column, each column shows its own. The answer's data holds one object. "
+	"On Citus, a distributed, reference or Citus local table also has citus: its table_type, distribution_column and colocation_id; a shard's name is answered with its table. "
 	"Example: {\"table\": \"public.orders\"}",
 	.operation = "describe",
 	.params = describe_table_params,
@@ -77,6 +83,13 @@ const ToolDef nat_tool_describe_table = {
 	.idempotent = true,
 	.plan = describe_table,
 };
+
+/* the parts of the description query that depend on the database */
+typedef struct DescribeVariant
+{
+	StringInfoData estimated_rows;	/* nat_append_estimated_rows() */
+	StringInfoData citus;		/* nat_append_citus_description() */
+} DescribeVariant;
 
 /* the privileges that make a column visible to the caller */
 #define COLUMN_PRIVS "'SELECT, INSERT, UPDATE'"
@@ -357,11 +370,12 @@ append_describe_indexes(StringInfo buf)
 /*
  * Generate the description query; $1 is the relation's OID.  (A simple
  * CASE compares with an unqualified "=", so every CASE here is a searched
- * one, with OPERATOR(pg_catalog.=).)  estimated_rows is the SQL expression
- * of the table's estimated row count.
+ * one, with OPERATOR(pg_catalog.=).)  variant holds the parts that depend
+ * on the database: the SQL expression of the table's estimated row count,
+ * then the text that adds the "citus" member (nat_describe_variant()).
  */
 static char *
-build_describe_sql(const char *estimated_rows)
+build_describe_sql(const DescribeVariant *variant)
 {
 	StringInfoData buf;
 
@@ -378,7 +392,7 @@ build_describe_sql(const char *estimated_rows)
 						   " 'comment', ");
 	append_clipped(&buf, "pg_catalog.obj_description(c.oid, 'pg_class')", DESCRIBE_TEXT_CHARS);
 	appendStringInfoString(&buf, ", 'estimated_rows', ");
-	appendStringInfoString(&buf, estimated_rows);
+	appendStringInfoString(&buf, variant->estimated_rows.data);
 	appendStringInfoString(&buf, ", 'rls', c.relrowsecurity,");
 
 	append_describe_columns(&buf);
@@ -402,8 +416,11 @@ build_describe_sql(const char *estimated_rows)
 						   " OPERATOR(pg_catalog.||) CASE WHEN c.relkind OPERATOR(pg_catalog.=) ANY ('{v,m}'::pg_catalog.\"char\"[])"
 						   " THEN pg_catalog.jsonb_build_object('definition', ");
 	append_clipped(&buf, "pg_catalog.pg_get_viewdef(c.oid)", NAT_MAX_SQL);
+	appendStringInfoString(&buf, ") ELSE '{}' END");
+
+	/* how Citus keeps the table, where Citus is installed */
+	appendStringInfoString(&buf, variant->citus.data);
 	appendStringInfoString(&buf,
-						   ") ELSE '{}' END"
 						   " FROM pg_catalog.pg_class c"
 						   " JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace"
 						   " WHERE c.oid OPERATOR(pg_catalog.=) $1");
@@ -412,38 +429,67 @@ build_describe_sql(const char *estimated_rows)
 
 /*
  * The description query, built once per backend and kept: it is the same
- * for every table, and only the estimated row count's expression can
- * change (it leaves out Citus's distributed tables once Citus is
- * installed), so the text is built again only when that changes.  The
- * text returned must not be modified or freed.
+ * for every table, and only the parts that depend on the database can
+ * change (the estimated row count leaves out Citus's distributed tables,
+ * and the "citus" member is there, once Citus is installed), so the text
+ * is built again only when those change.  The text returned must not be
+ * modified or freed.
  */
 static const char *
 describe_sql(void)
 {
 	static char *cached_sql = NULL;
-	static char *cached_estimated_rows = NULL;
-	StringInfoData estimated_rows;
+	static char *cached_variant = NULL;
+	DescribeVariant variant;
+	StringInfoData key;
 
-	initStringInfo(&estimated_rows);
-	nat_append_estimated_rows(&estimated_rows);
-	if (cached_sql == NULL ||
-		strcmp(cached_estimated_rows, estimated_rows.data) != 0)
+	initStringInfo(&variant.estimated_rows);
+	nat_append_estimated_rows(&variant.estimated_rows);
+	initStringInfo(&variant.citus);
+	nat_append_citus_description(&variant.citus);
+	initStringInfo(&key);
+	appendStringInfo(&key, "%s|%s", variant.estimated_rows.data, variant.citus.data);
+	if (cached_sql == NULL || strcmp(cached_variant, key.data) != 0)
 	{
 		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
-		char	   *sql = build_describe_sql(estimated_rows.data);
-		char	   *rows = pstrdup(estimated_rows.data);
+		char	   *sql = build_describe_sql(&variant);
+		char	   *kept = pstrdup(key.data);
 
 		MemoryContextSwitchTo(old);
 		if (cached_sql != NULL)
 		{
 			pfree(cached_sql);
-			pfree(cached_estimated_rows);
+			pfree(cached_variant);
 		}
 		cached_sql = sql;
-		cached_estimated_rows = rows;
+		cached_variant = kept;
 	}
-	pfree(estimated_rows.data);
+	pfree(variant.estimated_rows.data);
+	pfree(variant.citus.data);
+	pfree(key.data);
 	return cached_sql;
+}
+
+/*
+ * A Citus shard's name was given: describe its table instead, saying so in
+ * the answer's "note" (shards are Citus's internals; the agent queries the
+ * table and Citus routes to the shards).  The shard's lock is let go before
+ * the table's is taken, so this never holds a shard while waiting for its
+ * table (Citus's DDL locks the table first).  A caller who may not see the
+ * table hears permission_denied for the name it gave, and nothing about the
+ * table.
+ */
+static Oid
+describe_shard_table(ToolCall *call, ToolPlan *plan, Oid shard, Oid table)
+{
+	if (!nat_relation_visible_to_caller(table, get_rel_namespace(table)))
+		nat_throw_no_privilege(shard, "$.table");
+	UnlockRelationOid(shard, AccessShareLock);
+	LockRelationOid(table, AccessShareLock);
+	call->table = nat_relation_display_name(table);
+	plan->note = psprintf("The name given is a shard of the Citus table %s, which is described instead: use %s in your calls, Citus reads and writes its shards.",
+						  call->table, call->table);
+	return table;
 }
 
 /*
@@ -453,8 +499,13 @@ static void
 describe_table(ToolCall *call, const void *targs, ToolPlan *plan)
 {
 	Oid			relid;
+	Oid			table;
 
-	relid = plan->relid = nat_resolve_call_table(call);
+	relid = nat_resolve_call_table(call);
+	table = nat_citus_shard_parent(relid);
+	if (OidIsValid(table))
+		relid = describe_shard_table(call, plan, relid, table);
+	plan->relid = relid;
 
 	if (!nat_relation_visible_to_caller(relid, get_rel_namespace(relid)))
 		nat_throw_no_privilege(relid, NULL);

@@ -16,6 +16,7 @@
  *	   AND <one schema ($n), or every schema but the system's>
  *	   [AND c.relname ILIKE $n]
  *	   [AND neither c nor n belongs to an extension (pg_depend, deptype 'e')]
+ *	   [AND c is not a Citus shard (pg_dist_shard; where Citus is installed)]
  *	   AND <the caller has a privilege on it>
  *	 ORDER BY n.nspname, c.relname LIMIT $k [OFFSET $m]
  *
@@ -28,7 +29,8 @@
  * listed.  So are, unless include_extension_objects is true, the objects
  * of extensions: relations that are members of one, and every relation in
  * a schema that is (an extension's internal tables and views, such as
- * Citus's citus_tables and columnar.*, are not the agent's data).
+ * Citus's citus_tables and columnar.*, are not the agent's data).  Citus's
+ * shards are never listed (sql/citus.c): the agent uses their table.
  *
  * IDENTIFICATION
  *		  src/tools/list_tables.c
@@ -105,7 +107,7 @@ const ToolDef nat_tool_list_tables = {
 	.description = "List the tables, views, materialized views, foreign tables and partitioned tables your database role can use, "
 	"each with its schema, name, kind, estimated_rows (the planner's estimate, not an exact count; null if unknown: never analyzed, or a Citus distributed table), comment and rls (whether row-level security is enabled). "
 	"Use it first when you do not know the database, then call describe_table for the columns of a table. "
-	"Only objects you have a privilege on are listed; partitions are left out (use their partitioned parent), and so are the objects of installed extensions unless include_extension_objects is true. "
+	"Only objects you have a privilege on are listed; partitions are left out (use their partitioned parent), so are Citus's shards (use their table), and so are the objects of installed extensions unless include_extension_objects is true. "
 	"Filter with schema and with pattern, a case-insensitive LIKE pattern on the name. "
 	"Example: {\"schema\": \"public\", \"pattern\": \"%order%\", \"limit\": 50}",
 	.operation = "list",
@@ -347,6 +349,9 @@ list_tables(ToolCall *call, const void *targs, ToolPlan *plan)
 						 " WHERE d.classid OPERATOR(pg_catalog.=) '%u' AND d.objid OPERATOR(pg_catalog.=) n.oid"
 						 " AND d.deptype OPERATOR(pg_catalog.=) 'e')",
 						 RelationRelationId, NamespaceRelationId);
+
+	/* never Citus's shards (names.c leaves them out of its suggestions too) */
+	nat_append_not_citus_shard(&sql, "c");
 
 	/* the same test as names.c uses for the names it suggests */
 	appendStringInfoString(&sql,

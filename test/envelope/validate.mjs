@@ -210,6 +210,22 @@ const minimalUnknown = {
   success: false, status: "error", tool: "select_query", error: "boom",
   errorType: "unknown_error", error_type: "unknown",
 };
+// describe_table on a Citus database (the TAP test 022_citus_discovery
+// checks the real answers; no Citus here)
+const okDescribeCitus = {
+  success: true, status: "success", tool: "describe_table", operation: "describe",
+  table: "public.events", rowCount: 1, truncated: false, executionTime: "3.1ms",
+  note: "The name given is a shard of the Citus table public.events, which is described instead.",
+  data: [{
+    schema: "public", name: "events", kind: "table", columns: [],
+    citus: { table_type: "distributed", distribution_column: "tenant_id", colocation_id: 1 },
+  }],
+};
+const withCitus = (citus) => {
+  const copy = structuredClone(okDescribeCitus);
+  copy.data[0].citus = citus;
+  return copy;
+};
 const edit = (base, change) => {
   const copy = structuredClone(base);
   for (const [k, v] of Object.entries(change)) {
@@ -251,6 +267,12 @@ const synthetic = [
   [false, "unknown_error that is retryable", edit(minimalUnknown, { retryable: true })],
   [false, "an error without errorType", edit(okError, { errorType: undefined })],
   [false, "status contradicting success", edit(okError, { status: "success" })],
+  [true, "describe_table of a Citus table, a shard's name mapped (note)", okDescribeCitus],
+  [true, "describe_table of a Citus local table", withCitus({ table_type: "citus_local" })],
+  [false, "a Citus table type outside the four", withCitus({ table_type: "append" })],
+  [false, "a Citus member without table_type", withCitus({ colocation_id: 1 })],
+  [false, "a Citus member with a key outside the contract", withCitus({ table_type: "reference", shards: [] })],
+  [false, "a null distribution column", withCitus({ table_type: "distributed", distribution_column: null })],
 ];
 for (const [accept, what, answer] of synthetic) {
   const valid = validate(answer);
