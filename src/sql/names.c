@@ -807,6 +807,42 @@ nat_resolve_column(Oid relid, const char *name, const char *path)
 }
 
 /*
+ * A Citus shard named by an agent: only describe_table takes it (and
+ * describes its table).  Reading one shard gives part of a table's rows,
+ * and writing one bypasses Citus (a reference table's placements would
+ * differ), so the other tools refuse it and name the table to use, when
+ * the caller may see it.
+ */
+static void
+refuse_citus_shard(ToolCall *call, Oid relid)
+{
+	Oid			table;
+	ToolError  *err;
+
+	if (call->tool != NULL && strcmp(call->tool->name, "describe_table") == 0)
+		return;
+	table = nat_citus_shard_parent(relid);
+	if (!OidIsValid(table))
+		return;
+	/* no shard name in the answer: the agent is to forget it */
+	err = nat_error(NAT_ERR_INVALID_TABLE,
+					"the table given is a shard of a Citus table, which Citus reads and writes itself");
+	err->path = pstrdup("$.table");
+	call->table = NULL;
+	if (nat_relation_visible_to_caller(table, get_rel_namespace(table)))
+	{
+		char	   *display = nat_relation_display_name(table);
+
+		call->table = display;
+		err->suggestion = psprintf("Use the table %s instead.", display);
+		err->suggested_actions = list_make1(psprintf("Retry with \"table\": \"%s\".", display));
+	}
+	else
+		err->suggestion = list_tables_advice();
+	nat_throw(err);
+}
+
+/*
  * Resolve the call's "table" argument.  call->table becomes the table's
  * schema-qualified, quoted name: what answers report, and what generated
  * SQL uses as it is (so it is rendered once per call).
@@ -827,6 +863,7 @@ nat_resolve_call_table(ToolCall *call)
 		if (SharedInvalidMessageCounter == inval_count)
 		{
 			call->table = pstrdup(display);
+			refuse_citus_shard(call, relid);
 			return relid;
 		}
 		UnlockRelationOid(relid, AccessShareLock);
@@ -834,6 +871,7 @@ nat_resolve_call_table(ToolCall *call)
 	}
 	relid = nat_resolve_table(name, "$.table");
 	call->table = nat_relation_display_name(relid);
+	refuse_citus_shard(call, relid);
 	/* kept only if no catalog change arrived while it was worked out */
 	if (SharedInvalidMessageCounter == inval_count)
 		nat_table_cache_store(name, relid, call->table);

@@ -182,6 +182,26 @@ for my $case ([ $w1, 'worker', $w1_event_shard, 'public.events' ],
 	}
 }
 
+# the other tools refuse a shard's name and name its table: reading one
+# shard gives part of the rows, writing one bypasses Citus
+for my $case ([ $w1, 'worker', 'select_query', $w1_event_shard, 'public.events', '{}' ],
+	[ $coord, 'coordinator', 'select_query', $coord_kinds_shard, 'public.kinds', '{}' ],
+	[ $coord, 'coordinator', 'update_data', $coord_kinds_shard, 'public.kinds',
+		'{"where": {"id": 1}, "set": {"name": "x"}}' ],
+	[ $coord, 'coordinator', 'delete_data', $coord_local_shard, 'public.settings_cl',
+		'{"where": {"id": 1}}' ],
+	[ $coord, 'coordinator', 'insert_data', $coord_kinds_shard, 'public.kinds',
+		'{"rows": [{"id": 99, "name": "x"}]}' ])
+{
+	my ($node, $where, $tool, $shard, $table, $extra) = @$case;
+	my $args = $json->decode($extra);
+	$args->{table} = $shard;
+	$r = call_on($node, $tool, $json->encode($args), 'agent');
+	is(($r->{errorType} // '') . ' ' . ($r->{suggestion} // ''),
+		"invalid_table Use the table $table instead.",
+		"$tool $shard on the $where: refused, its table named");
+}
+
 # did-you-mean never offers a shard (before, it offered the closest shards)
 for my $case ([ $w1, 'worker', 'describe_table', 'events_1020' ],
 	[ $w1, 'worker', 'select_query', substr($w1_event_shard, 0, -1) ],
