@@ -1572,7 +1572,9 @@ advise_citus(Advice advice, Found *f, List **actions)
 			break;
 
 		case ADV_CITUS_MULTI_SHARD:
-			s = psprintf("Citus cannot run a query with %s across the shards of a distributed table. Add an equality filter on the distribution column of each distributed table (e.g. WHERE tenant_id = $1), so that the query reaches one shard, or rewrite it without them.",
+			/* "FOR UPDATE/SHARE commands", "subquery in LIMIT" */
+			s = psprintf("Citus cannot run a query with %s%s across the shards of a distributed table. Add an equality filter on the distribution column of each distributed table (e.g. WHERE tenant_id = $1), so that the query reaches one shard, or rewrite it without them.",
+						 f->operation && pg_strncasecmp(f->operation, "subquery", 8) == 0 ? "a " : "",
 						 f->operation ? f->operation : "this clause");
 			*actions = lappend(*actions, pstrdup(CITUS_DIST_COLUMN_ACTION));
 			*actions = lappend(*actions, pstrdup("Filter each distributed table on its distribution column with =, or leave the clause out."));
