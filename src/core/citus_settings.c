@@ -38,7 +38,7 @@
  *	   them to the agent.
  *
  * The allowed settings, and why each cannot weaken what Citus or the call
- * guarantees (README, "Citus settings in a call"):
+ * guarantees (README, "Citus's settings in a call"):
  *
  *	 - enable_repartition_joins, enable_single_hash_repartition_joins: let
  *	   the planner repartition a join of tables that are not co-located,
@@ -112,8 +112,10 @@ typedef struct CitusSetting
  * runs a statement (set_config_option() in Citus 13.2: local_executor.c,
  * multi_executor.c, adaptive_executor.c, citus_depended_object.c,
  * truncate.c, metadata_sync.c, owned.c, database.c, alter_table.c, and
- * the SET clause of citus_shards_on_worker()), and the two the call sets
- * itself on a Citus cluster.  Any other Citus setting is refused.
+ * the SET clause of citus_shards_on_worker()), and the two a call on a
+ * Citus cluster sets for itself as it starts (so that Citus carries its
+ * read-only state to the workers), which have a guard of their own.  Any
+ * other Citus setting is refused.
  */
 static const CitusSetting citus_settings[] = {
 	{"citus.enable_repartition_joins", CITUS_ANY},
@@ -161,6 +163,14 @@ static bool watching = false;
 /* "citus.enable_repartition_joins, ...", for messages */
 static char *allowed_list = NULL;
 
+/* a setting Citus defined (not a placeholder a SET made) */
+static bool
+is_citus_var(struct config_generic *var)
+{
+	return pg_strncasecmp(var->name, CITUS_PREFIX, CITUS_PREFIX_LEN) == 0 &&
+		(var->flags & GUC_CUSTOM_PLACEHOLDER) == 0;
+}
+
 /*
  * Find Citus's settings, once per backend.  Citus is loaded only from
  * shared_preload_libraries, so by the first call it has defined them all,
@@ -178,14 +188,24 @@ scan_settings(void)
 	if (scanned)
 		return;
 	vars = nat_guc_variables(&nvars);
+	for (i = 0; i < nvars; i++)
+	{
+		if (is_citus_var(vars[i]))
+			n_citus_vars++;
+	}
+	if (n_citus_vars == 0)
+	{
+		scanned = true;
+		return;
+	}
 	citus_vars = MemoryContextAllocZero(TopMemoryContext,
-										sizeof(CitusVar) * Max(nvars, 1));
+										sizeof(CitusVar) * n_citus_vars);
+	n_citus_vars = 0;
 	for (i = 0; i < nvars; i++)
 	{
 		CitusVar   *v;
 
-		if (pg_strncasecmp(vars[i]->name, CITUS_PREFIX, CITUS_PREFIX_LEN) != 0 ||
-			(vars[i]->flags & GUC_CUSTOM_PLACEHOLDER) != 0)
+		if (!is_citus_var(vars[i]))
 			continue;
 		v = &citus_vars[n_citus_vars++];
 		v->var = vars[i];
