@@ -124,6 +124,19 @@ extern void nat_guard_begin_remote(bool read_only, TimestampTz deadline, MemoryC
 extern bool nat_guard_remote(void);
 extern void nat_setting_guard_begin(void);
 
+/* ---- in core/citus_settings.c: the Citus settings a call may change ---- */
+
+extern bool nat_citus_setting(const char *name);
+extern bool nat_citus_setting_allowed(const char *name);
+extern const char *nat_citus_allowed_settings(void);
+extern bool nat_citus_set_local_allowed(VariableSetStmt *vs);
+extern void nat_citus_check_set_stmt(VariableSetStmt *vs);
+extern void nat_citus_check_set_config(Node *node);
+extern void nat_citus_check_proconfig(Oid funcid, HeapTuple proctup);
+extern void nat_citus_settings_begin(void);
+extern void nat_citus_settings_check(void);
+extern void nat_citus_settings_end(void);
+
 /* ---- in core/write_count.c: the rows a call changes, at every level ---- */
 
 struct QueryDesc;

@@ -81,7 +81,23 @@ typedef enum Advice
 	ADV_DIVISION,
 	ADV_DIST_UPDATE,			/* Citus: an UPDATE changes the distribution
 								 * column */
-	ADV_DIST_NULL				/* Citus: no value for the distribution column */
+	ADV_DIST_NULL,				/* Citus: no value for the distribution column */
+	ADV_CITUS_REPARTITION,		/* Citus: a join that needs repartitioning */
+	ADV_CITUS_COLOCATION,		/* Citus: tables not co-located for this query */
+	ADV_CITUS_CORRELATED,		/* Citus: a correlated subquery it cannot plan */
+	ADV_CITUS_MULTI_SHARD,		/* Citus: a clause it runs on one shard only */
+	ADV_CITUS_LOCAL_JOIN,		/* Citus: a distributed table joined to a
+								 * local one */
+	ADV_CITUS_VOLATILE,			/* Citus: a VOLATILE function in a write */
+	ADV_CITUS_MUTABLE,			/* Citus: a non-IMMUTABLE function where it
+								 * needs one */
+	ADV_CITUS_UNIQUE,			/* Citus: a unique key without the
+								 * distribution column */
+	ADV_CITUS_DIST_ALTER,		/* Citus: ALTER TABLE of the distribution
+								 * column */
+	ADV_CITUS_INTERMEDIATE,		/* Citus: an intermediate result too large */
+	ADV_CITUS_NODE,				/* Citus: a node it could not reach */
+	ADV_CITUS_SETTING			/* a Citus setting a tool call may not change */
 } Advice;
 
 /*
@@ -102,6 +118,7 @@ typedef enum Advice
  *	y	data type
  *	l	where in the statement ("field list")
  *	H	a hint line
+ *	g	a setting (GUC)
  *	-	ignored
  */
 typedef struct ErrorPattern
@@ -148,6 +165,17 @@ typedef struct ErrorPattern
  * failed ...").  The last few are loose fallbacks.
  */
 static const ErrorPattern patterns[] = {
+	/*
+	 * ---- Citus: a node the coordinator could not reach ----  First,
+	 * because the text goes on with libpq's own failure (a password refused,
+	 * a socket missing), which the patterns below would take for the
+	 * agent's own connection.  The SQLSTATE is 08006 either way.
+	 */
+	{D_PG, NAT_ERR_CONNECTION_ERROR, NULL, ADV_CITUS_NODE, "uhp",
+	"connection to the remote node (?:([^@[:space:]\"]+)@)?([^[:space:]\"]+):([0-9]+) failed"},
+	{D_PG, NAT_ERR_CONNECTION_ERROR, NULL, ADV_CITUS_NODE, "hp",
+	"(?:connection establishment for node|could not establish any connections to the node) ([^[:space:]\"]+):([0-9]+)"},
+
 	/* ---- authentication ---- */
 	{D_PG, NAT_ERR_AUTHENTICATION_ERROR, NULL, ADV_AUTH, "u",
 	"authentication failed for user " QN},
@@ -203,6 +231,45 @@ static const ErrorPattern patterns[] = {
 	"cannot perform an insert without a partition column value", "22004"},
 	{D_PG, VIOLATION, "not_null_constraint", ADV_DIST_NULL, "a",
 	"the partition column of table " UN " (?:cannot be null|should have a value)", "22004"},
+
+	/*
+	 * ---- Citus: statements it cannot run on distributed tables as written
+	 * ----  Its planner's refusals are 0A000 (feature_not_supported), a few
+	 * XX000 (no code of their own), which alone say unknown_error: these
+	 * texts answer syntax_error, the category of statements that must be
+	 * rewritten (as class 42's are), with advice on how.
+	 */
+	{D_PG, NAT_ERR_SYNTAX_ERROR, NULL, ADV_CITUS_REPARTITION, "",
+	"the query contains a join that requires repartitioning", "XX000"},
+	{D_PG, NAT_ERR_SYNTAX_ERROR, NULL, ADV_CITUS_COLOCATION, "",
+	"(?:complex joins are|MERGE command is) only supported when all distributed tables are co-located", "0A000"},
+	{D_PG, NAT_ERR_SYNTAX_ERROR, NULL, ADV_CITUS_CORRELATED, "o",
+	"correlated subqueries are not supported when the FROM clause contains ([^.\n]+)", "0A000"},
+	{D_PG, NAT_ERR_SYNTAX_ERROR, NULL, ADV_CITUS_MULTI_SHARD, "o",
+	"could not run distributed query with ([^.\n]+)", "0A000"},
+	{D_PG, NAT_ERR_SYNTAX_ERROR, NULL, ADV_CITUS_MULTI_SHARD, "o",
+	"(subquery in (?:LIMIT|OFFSET)) is not supported in multi-shard queries", "0A000"},
+	{D_PG, NAT_ERR_SYNTAX_ERROR, NULL, ADV_CITUS_LOCAL_JOIN, "",
+	"direct joins between distributed and local tables are not supported", "0A000"},
+	{D_PG, NAT_ERR_SYNTAX_ERROR, NULL, ADV_CITUS_VOLATILE, "",
+	"functions used in (?:UPDATE queries|the WHERE/ON/WHEN clause of modification queries) on distributed tables must not be VOLATILE", "0A000"},
+	{D_PG, NAT_ERR_SYNTAX_ERROR, NULL, ADV_CITUS_MUTABLE, "",
+	"STABLE functions used in UPDATE queries cannot be called with column references|non-IMMUTABLE functions are not allowed in (?:CASE or COALESCE statements|the RETURNING clause)", "0A000"},
+	{D_PG, NAT_ERR_SYNTAX_ERROR, NULL, ADV_CITUS_UNIQUE, "a",
+	"cannot create constraint on " QN, "0A000"},
+	{D_PG, NAT_ERR_SYNTAX_ERROR, NULL, ADV_CITUS_UNIQUE, "",
+	"creating unique indexes on non-partition columns is currently unsupported", "0A000"},
+	{D_PG, NAT_ERR_SYNTAX_ERROR, NULL, ADV_CITUS_DIST_ALTER, "",
+	"cannot execute ALTER TABLE command (?:involving|dropping) partition column", "XX000"},
+	/* the extension's refusals of Citus's settings (citus_settings.c) */
+	{D_PG, NAT_ERR_PERMISSION_DENIED, NULL, ADV_CITUS_SETTING, "g",
+	"parameter \"(citus\\.[^\"]+)\" (?:cannot be changed|cannot be raised|can only be set to \"[^\"]*\"|was changed) during a tool call", "42501"},
+	{D_PG, NAT_ERR_PERMISSION_DENIED, NULL, ADV_CITUS_SETTING, "g",
+	"sets parameter \"(citus\\.[^\"]+)\", which cannot be changed during a tool call", "42501"},
+	{D_PG, NAT_ERR_PERMISSION_DENIED, NULL, ADV_CITUS_SETTING, "",
+	"set_config\\(\\) with a setting name that is not a constant is not allowed in a tool call on a Citus cluster", "42501"},
+	{D_PG, NAT_ERR_RESOURCE_EXHAUSTED, NULL, ADV_CITUS_INTERMEDIATE, "",
+	"the intermediate result size exceeds citus\\.max_intermediate_result_size", "XX000"},
 
 	/* ---- unique, not-null and check constraints ---- */
 	{D_PG, VIOLATION, "unique_constraint", ADV_UNIQUE, "c",

@@ -95,6 +95,7 @@ typedef struct Found
 	char	   *type;			/* y */
 	char	   *location;		/* l */
 	char	   *hint;			/* H */
+	char	   *setting;		/* g */
 } Found;
 
 /* the code of an error, given or found in the text */
@@ -584,6 +585,9 @@ take_role(Found *f, char role, char *value)
 			break;
 		case 'H':
 			set_once(&f->hint, unquote(value));
+			break;
+		case 'g':
+			set_once(&f->setting, value);
 			break;
 	}
 }
@@ -1531,6 +1535,102 @@ advise_value(Advice advice, Dialect dialect, Found *f, List **actions)
 	return s;
 }
 
+/* the step that finds a Citus table's distribution column */
+#define CITUS_DIST_COLUMN_ACTION \
+	"Find the table's distribution column in the citus_tables view (column distribution_column)."
+
+/*
+ * Advice on what Citus cannot run on distributed tables as written, and on
+ * its nodes.  Citus's messages name no table (one does), so the advice
+ * says how to find the distribution column.
+ */
+static char *
+advise_citus(Advice advice, Found *f, List **actions)
+{
+	char	   *a = first(f->objects);
+	char	   *where = endpoint(f);
+	char	   *s = NULL;
+
+	switch (advice)
+	{
+		case ADV_CITUS_REPARTITION:
+			s = pstrdup("Citus cannot run this join as written: its distributed tables are not co-located, or not joined on their distribution columns, so rows would have to be repartitioned between the nodes. Join the tables on their distribution columns if the question allows it; otherwise turn repartitioning on for the transaction: run SET LOCAL citus.enable_repartition_joins = on before the query, in the same transaction (with execute_sql: mode \"multiple\", the SET LOCAL as the first statement).");
+			*actions = lappend(*actions, pstrdup("Find each table's distribution column in the citus_tables view (column distribution_column), and join on it."));
+			*actions = lappend(*actions, pstrdup("Or run both in one execute_sql call with mode \"multiple\": SET LOCAL citus.enable_repartition_joins = on; then the query."));
+			break;
+
+		case ADV_CITUS_COLOCATION:
+			s = pstrdup("Citus runs this query only when its distributed tables are co-located and joined (or correlated) on their distribution columns, and these are not. Join or correlate them on their distribution columns, or compute the other table's part first in a CTE (WITH x AS (SELECT ...)) and join to that: Citus runs the CTE on its own and joins its result.");
+			*actions = lappend(*actions, pstrdup("Find each table's distribution column in the citus_tables view (column distribution_column), and join on it."));
+			*actions = lappend(*actions, pstrdup("Or move the part that reads the other table into a WITH clause and join to it."));
+			break;
+
+		case ADV_CITUS_CORRELATED:
+			s = psprintf("Citus cannot run a correlated subquery when the FROM clause contains %s. Rewrite the subquery as a join (a subquery in FROM, grouped by the correlated columns), or compute it in a CTE and join to that.",
+						 f->operation ? f->operation : "such an item");
+			*actions = lappend(*actions, pstrdup("Rewrite the correlated subquery as a join on the columns it compares."));
+			break;
+
+		case ADV_CITUS_MULTI_SHARD:
+			/* "FOR UPDATE/SHARE commands", "subquery in LIMIT" */
+			s = psprintf("Citus cannot run a query with %s%s across the shards of a distributed table. Add an equality filter on the distribution column of each distributed table (e.g. WHERE tenant_id = $1), so that the query reaches one shard, or rewrite it without them.",
+						 f->operation && pg_strncasecmp(f->operation, "subquery", 8) == 0 ? "a " : "",
+						 f->operation ? f->operation : "this clause");
+			*actions = lappend(*actions, pstrdup(CITUS_DIST_COLUMN_ACTION));
+			*actions = lappend(*actions, pstrdup("Filter each distributed table on its distribution column with =, or leave the clause out."));
+			break;
+
+		case ADV_CITUS_LOCAL_JOIN:
+			s = pstrdup("Citus cannot join a distributed table directly with a local table here. Read the local table in a CTE (WITH l AS (SELECT ... FROM local_table)) and join to that, or set citus.local_table_join_policy with SET LOCAL before the query in the same transaction.");
+			break;
+
+		case ADV_CITUS_VOLATILE:
+			s = pstrdup("Citus runs this statement on each shard of a distributed table and cannot use VOLATILE functions (random(), clock_timestamp(), nextval(), gen_random_uuid(), ...) in it: each shard would get another value. Compute the value first (a separate query, or the client) and pass it as a parameter, or use a STABLE function (now() rather than clock_timestamp()).");
+			*actions = lappend(*actions, pstrdup("Compute the value in a separate query, then pass it as $1 in params."));
+			break;
+
+		case ADV_CITUS_MUTABLE:
+			s = pstrdup("Citus evaluates non-IMMUTABLE functions once, on the coordinator, so a statement on a distributed table cannot use them with column references, inside CASE or COALESCE, or in RETURNING. Compute the value first and pass it as a parameter, or use an IMMUTABLE expression.");
+			*actions = lappend(*actions, pstrdup("Compute the value in a separate query, then pass it as $1 in params."));
+			break;
+
+		case ADV_CITUS_UNIQUE:
+			s = psprintf("Citus enforces a unique key or primary key inside each shard only, so on distributed table%s it must include the table's distribution column. Add the distribution column to the key (e.g. UNIQUE (tenant_id, id)).",
+						 a ? psprintf(" %s", qn(a)) : "s");
+			*actions = lappend(*actions, pstrdup(CITUS_DIST_COLUMN_ACTION));
+			*actions = lappend(*actions, pstrdup("Add it to the columns of the UNIQUE or PRIMARY KEY constraint, or of the unique index."));
+			break;
+
+		case ADV_CITUS_DIST_ALTER:
+			s = pstrdup("Citus cannot change the type of, or drop, a distributed table's distribution column: its value decides the shard of each row. Leave the column as it is; if it must change, the table's owner can redistribute the table with alter_distributed_table() or undistribute_table().");
+			*actions = lappend(*actions, pstrdup(CITUS_DIST_COLUMN_ACTION));
+			break;
+
+		case ADV_CITUS_INTERMEDIATE:
+			s = pstrdup("A CTE or subquery of this query returned more than Citus may gather in one place (citus.max_intermediate_result_size), which a tool call cannot raise. Filter or aggregate inside the CTE or subquery so that it returns less, or join on the distribution columns so that Citus runs it on the shards.");
+			break;
+
+		case ADV_CITUS_SETTING:
+			s = psprintf("A tool call may not change %s: of Citus's settings, which keep the cluster consistent and the call's rules on every node, a call may change only those that shape one query's plan, with SET LOCAL: %s. Write the statement without changing %s.",
+						 f->setting ? psprintf("Citus's setting %s", qn(f->setting)) : "this Citus setting",
+						 nat_citus_allowed_settings(),
+						 f->setting ? qn(f->setting) : "it");
+			*actions = lappend(*actions, pstrdup("Leave the setting as it is, and retry the statement without the change."));
+			break;
+
+		case ADV_CITUS_NODE:
+			s = psprintf("Citus could not reach its node%s, which holds shards this statement needs. Retry in a moment; if it keeps failing, the node is down or refuses connections: tell the database administrator.",
+						 where ? psprintf(" %s", where) : "");
+			*actions = lappend(*actions, pstrdup("Retry the call after a short wait."));
+			*actions = lappend(*actions, pstrdup("If it keeps failing, ask the database administrator to check the Citus node."));
+			break;
+
+		default:
+			break;
+	}
+	return s;
+}
+
 /*
  * The suggestion and suggested actions for what a pattern found.
  */
@@ -1610,6 +1710,21 @@ advise(Advice advice, Dialect dialect, Found *f, char **suggestion,
 		case ADV_DIST_UPDATE:
 		case ADV_DIST_NULL:
 			s = advise_value(advice, dialect, f, actions);
+			break;
+
+		case ADV_CITUS_REPARTITION:
+		case ADV_CITUS_COLOCATION:
+		case ADV_CITUS_CORRELATED:
+		case ADV_CITUS_MULTI_SHARD:
+		case ADV_CITUS_LOCAL_JOIN:
+		case ADV_CITUS_VOLATILE:
+		case ADV_CITUS_MUTABLE:
+		case ADV_CITUS_UNIQUE:
+		case ADV_CITUS_DIST_ALTER:
+		case ADV_CITUS_INTERMEDIATE:
+		case ADV_CITUS_NODE:
+		case ADV_CITUS_SETTING:
+			s = advise_citus(advice, f, actions);
 			break;
 	}
 	*suggestion = s;

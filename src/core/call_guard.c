@@ -452,6 +452,8 @@ check_function(Oid funcid)
 	session_state = leaves_session_state(funcid, proc);
 	writes = proc_may_write(proc);
 	shard_filter = writes && named_citus_shard_filter(proc);
+	/* a SET clause naming a Citus setting a call may not change */
+	nat_citus_check_proconfig(funcid, tuple);
 	ReleaseSysCache(tuple);
 	if (shard_filter && is_citus_member(funcid))
 		writes = false;
@@ -567,6 +569,7 @@ check_call_bounds(void)
 	nat_memory_check();
 	check_state_intact();
 	check_identity_intact();
+	nat_citus_settings_check();
 }
 
 static void
@@ -604,6 +607,7 @@ vet_query_walker(Node *node, void *context)
 	if (IsA(node, Query))
 		return query_tree_walker((Query *) node, vet_query_walker, context, 0);
 	(void) check_functions_in_node(node, vet_function, context);
+	nat_citus_check_set_config(node);
 	return expression_tree_walker(node, vet_query_walker, context);
 }
 
@@ -881,6 +885,9 @@ guard_process_utility(PlannedStmt *pstmt, const char *queryString,
 					 errmsg("%s is not allowed in a read-only tool call", what),
 					 errdetail("A read-only call runs only utility statements that change nothing: EXPLAIN, SHOW, SET LOCAL, DECLARE without HOLD, FETCH, CLOSE, DO and CALL."),
 					 errhint("Read the data without it, or call the tool without read_only where writing is allowed.")));
+		/* Citus's settings off the allow-list (citus_settings.c) */
+		if (IsA(stmt, VariableSetStmt))
+			nat_citus_check_set_stmt((VariableSetStmt *) stmt);
 		/* rows it will remove or rewrite count first (write_count.c) */
 		nat_writes_utility_before(stmt);
 	}
@@ -903,7 +910,12 @@ guard_process_utility(PlannedStmt *pstmt, const char *queryString,
 		run_utility(pstmt, queryString, readOnlyTree, context, params,
 					queryEnv, dest, qc);
 	if (guard.active)
+	{
 		nat_writes_utility_after(pstmt->utilityStmt);
+		/* a Citus setting a call may only lower or set to one value */
+		if (IsA(pstmt->utilityStmt, VariableSetStmt))
+			nat_citus_settings_check();
+	}
 }
 
 /* ---- the call ---- */
@@ -1079,6 +1091,7 @@ nat_guard_begin(bool read_only, MemoryContext cxt)
 	guard.role = GetCurrentRoleId();
 	guard.session_user = GetSessionUserId();
 	nat_setting_guard_begin();
+	nat_citus_settings_begin();
 	/* what publish_call_state() sets, if a worker may start */
 	snprintf(published_state, sizeof(published_state), "%c," INT64_FORMAT ",%d,%d",
 			 read_only ? 'r' : 'w', (int64) deadline, timeout_ms,
@@ -1118,6 +1131,7 @@ nat_guard_check_end(void)
 	ListCell   *lc;
 
 	check_identity_intact();
+	nat_citus_settings_check();
 	if (guard.created == NIL)
 		return;
 	CommandCounterIncrement();	/* see the catalog rows the call made */
@@ -1187,6 +1201,7 @@ nat_guard_end(void)
 {
 	core_refresh_depth = 0;
 	guard.remote = false;
+	nat_citus_settings_end();
 	guard.active = false;
 	guard.read_only = false;
 	guard.created = NIL;

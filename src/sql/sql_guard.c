@@ -156,6 +156,9 @@ check_read_only_statement(Node *stmt, const char *path)
 			}
 		case T_VariableShowStmt:
 			return;
+		case T_VariableSetStmt:
+			/* only SET LOCAL of Citus's allowed settings gets this far */
+			return;
 		case T_ExplainStmt:
 			check_read_only_statement(((ExplainStmt *) stmt)->query, path);
 			return;
@@ -164,6 +167,34 @@ check_read_only_statement(Node *stmt, const char *path)
 				   psprintf("%s is not allowed in a read-only call",
 							GetCommandTagName(CreateCommandTag(stmt))));
 	}
+}
+
+/*
+ * SET in the agent's statement: only SET LOCAL of one of Citus's settings
+ * on the allow-list (citus_settings.c), which ends with the call, as
+ * Citus's own advice for a join has it ("SET LOCAL
+ * citus.enable_repartition_joins = on", then the query, in mode
+ * "multiple").  Everything else is refused: settings and the role are the
+ * call's.
+ */
+static void
+check_set_statement(VariableSetStmt *vs, const char *path, const char *tag)
+{
+	if (nat_citus_set_local_allowed(vs))
+		return;
+	if (nat_citus_setting(vs->name) && nat_citus_setting_allowed(vs->name))
+		refuse(path, false,
+			   psprintf("Use SET LOCAL %s = ..., which ends with the call, as the first statement of mode \"multiple\", before the query it is for.",
+						vs->name),
+			   psprintf("%s of %s is not allowed in a tool call: only SET LOCAL is", tag, vs->name));
+	if (nat_citus_setting(vs->name))
+		refuse(path, false,
+			   psprintf("Of Citus's settings, a call may SET LOCAL only those that shape a query's plan: %s. Write the statement without changing %s.",
+						nat_citus_allowed_settings(), vs->name),
+			   psprintf("%s of %s is not allowed in a tool call: this Citus setting cannot be changed", tag, vs->name));
+	refuse(path, false,
+		   "Settings and the role are fixed for the call; write the query without SET (for example use a schema-qualified name instead of SET search_path).",
+		   psprintf("%s is not allowed in a tool call: settings and the role cannot be changed", tag));
 }
 
 /*
@@ -182,9 +213,7 @@ check_any_statement(Node *stmt, const char *path)
 				   psprintf("transaction control (%s) is not allowed in a tool call", tag));
 			break;
 		case T_VariableSetStmt:
-			refuse(path, false,
-				   "Settings and the role are fixed for the call; write the query without SET (for example use a schema-qualified name instead of SET search_path).",
-				   psprintf("%s is not allowed in a tool call: settings and the role cannot be changed", tag));
+			check_set_statement((VariableSetStmt *) stmt, path, tag);
 			break;
 		case T_DiscardStmt:
 		case T_ListenStmt:

@@ -1,7 +1,8 @@
 -- error_enrich: every tool error carries the seed fields (error_code,
 -- error_type, affected_resources, dependencies, suggested_actions) that its
 -- ErrorData or its message names, through the same path as ai_error_info();
--- Citus's distribution-column errors; keys that would be empty
+-- Citus's distribution-column errors, its planner's refusals and nodes;
+-- keys that would be empty
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS neon_ai_tools;
 RESET client_min_messages;
@@ -187,6 +188,49 @@ FROM (VALUES
   ('modifying the partition value is fine', '0A000'),
   ('cannot perform an INSERT with NULL', '22004')
 ) AS v(m, c), ai_error_info(m, c) AS a;
+
+-- issue 31: what Citus's planner cannot run on distributed tables as
+-- written (0A000, or XX000 for a few: alone both say unknown_error),
+-- answered syntax_error with advice; its nodes it could not reach (08006),
+-- connection_error with advice about the node rather than the client's
+-- connection; the extension's own refusals of Citus's settings.  Texts and
+-- codes as Citus 13.2 raises them, with the code and without.
+SELECT m AS message, c AS code, a ->> 'errorType' AS "errorType", a ->> 'error_type' AS error_type,
+       (a ->> 'retryable')::bool AS retryable, a -> 'affected_resources' AS affected,
+       left(a ->> 'suggestion', 72) AS suggestion
+FROM (VALUES
+  ('the query contains a join that requires repartitioning', 'XX000'),
+  ('the query contains a join that requires repartitioning', NULL),
+  ('complex joins are only supported when all distributed tables are co-located and joined on their distribution columns', '0A000'),
+  ('MERGE command is only supported when all distributed tables are co-located and joined on their distribution columns', '0A000'),
+  ('correlated subqueries are not supported when the FROM clause contains a reference table', '0A000'),
+  ('could not run distributed query with FOR UPDATE/SHARE commands', '0A000'),
+  ('could not run distributed query with GROUPING SETS, CUBE, or ROLLUP', NULL),
+  ('subquery in LIMIT is not supported in multi-shard queries', '0A000'),
+  ('direct joins between distributed and local tables are not supported', '0A000'),
+  ('functions used in UPDATE queries on distributed tables must not be VOLATILE', '0A000'),
+  ('functions used in the WHERE/ON/WHEN clause of modification queries on distributed tables must not be VOLATILE', '0A000'),
+  ('non-IMMUTABLE functions are not allowed in the RETURNING clause', '0A000'),
+  ('STABLE functions used in UPDATE queries cannot be called with column references', '0A000'),
+  ('cannot create constraint on "events"', '0A000'),
+  ('creating unique indexes on non-partition columns is currently unsupported', '0A000'),
+  ('cannot execute ALTER TABLE command involving partition column', 'XX000'),
+  ('cannot execute ALTER TABLE command dropping partition column', NULL),
+  ('the intermediate result size exceeds citus.max_intermediate_result_size (currently 1048576 kB)', 'XX000'),
+  ('connection to the remote node agent@10.0.0.7:5432 failed with the following error: FATAL:  password authentication failed for user "agent"', '08006'),
+  ('connection to the remote node postgres@/tmp/citus:5633 failed with the following error: connection to server on socket "/tmp/citus/.s.PGSQL.5633" failed: No such file or directory', NULL),
+  ('could not establish any connections to the node worker-2:5432 after 5000 ms', '08006'),
+  ('parameter "citus.override_table_visibility" cannot be changed during a tool call', '42501'),
+  ('parameter "citus.max_adaptive_executor_pool_size" cannot be raised during a tool call', '42501'),
+  ('function s.f() sets parameter "citus.show_shards_for_app_name_prefixes", which cannot be changed during a tool call', '42501'),
+  -- a specific code that says otherwise wins; near misses are not Citus's
+  ('the query contains a join that requires repartitioning', '42501'),
+  ('could not run distributed query', '0A000'),
+  ('parameter "work_mem" cannot be raised during a tool call', '42501')
+) AS v(m, c), ai_error_info(m, c) AS a;
+-- the whole advice of two of them
+SELECT jsonb_pretty(ai_error_info('the query contains a join that requires repartitioning', 'XX000'));
+SELECT jsonb_pretty(ai_error_info('connection to the remote node agent@10.0.0.7:5432 failed with the following error: FATAL:  password authentication failed for user "agent"', '08006'));
 
 -- ---------------------------------------------------------------------
 -- the rules that keep holding: secrets masked, no bound values, no empty
