@@ -23,7 +23,10 @@
  * transaction's end, or the coordinator's own SET LOCAL to '' at the end of
  * a writing call whose savepoint is released.  Only the coordinator may
  * change the setting while the guard runs: its statements arrive as
- * statements of their own (the portal's own statement), while a shard
+ * statements of their own (the portal's own statement; a utility statement
+ * that arrives so passes the guard: a savepoint, Citus's own settings
+ * around the DDL it propagates, or the agent's DDL, vetted on the
+ * coordinator before Citus propagated it), while a shard
  * query's code (set_config(), a function's SET clause, RESET) runs inside
  * another statement and is refused, by the check hook for a new value and
  * by the assign hook for a reset, which skips the check hook.  A value put
@@ -196,9 +199,9 @@ assign_citus_call(const char *newval, void *extra)
 }
 
 /*
- * Is this utility statement one of the coordinator's own, sent as a
- * statement of its own: a savepoint or transaction command, or a SET of
- * the call's state?  Then it may change the state until
+ * Is this utility statement one the coordinator sent as a statement of its
+ * own (a SET of the call's state, or, during a call, any)?  Then the call's
+ * guard lets it run, and it may change the state until
  * nat_citus_worker_statement_done().
  */
 bool
@@ -210,7 +213,13 @@ nat_citus_worker_from_coordinator(PlannedStmt *pstmt)
 	sets_state = IsA(stmt, VariableSetStmt) &&
 		((VariableSetStmt *) stmt)->name != NULL &&
 		pg_strcasecmp(((VariableSetStmt *) stmt)->name, CITUS_CALL_SETTING) == 0;
-	if (!sets_state && !(IsA(stmt, TransactionStmt) && nat_guard_remote()))
+	/*
+	 * While the guard runs, every utility statement Citus sends as one of
+	 * its own passes: savepoints, its own settings around DDL it
+	 * propagates, and the agent's DDL, which the coordinator's guard
+	 * vetted before Citus propagated it.  What runs inside them is vetted.
+	 */
+	if (!sets_state && !nat_guard_remote())
 		return false;
 	/* the portal's own statement: not one run by a function inside it */
 	if (ActivePortal == NULL || !list_member_ptr(ActivePortal->stmts, pstmt))
