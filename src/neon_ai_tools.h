@@ -108,7 +108,7 @@ extern void nat_setting_guard_install(void);
 
 /* citus_calls.c */
 extern void nat_citus_call_begin(bool read_only, int timeout_ms);
-extern bool nat_citus_call_end(void);
+extern void nat_citus_call_end(void);
 extern bool nat_citus_call_active(void);
 extern void nat_citus_call_abort(void);
 extern void nat_citus_call_write_limit(int64 limit);

@@ -45,11 +45,10 @@
  * utility statements run at executor level 1 outside the planner.
  *
  * The call runs in a subtransaction, which Citus mirrors on the workers
- * with a savepoint, sent before the SETs.  A read-only call that succeeds
- * is rolled back rather than released (nothing it did is kept anyway), so
- * the workers return to the caller's settings with the savepoint; a
- * writing call that succeeds puts statement_timeout back to the workers'
- * default before its savepoint is released.
+ * with a savepoint, sent before the SETs: a call that fails is rolled back
+ * there with the savepoint, settings included; a call that succeeds puts
+ * statement_timeout back to the workers' default and ends its state there
+ * before its savepoint is released (nat_citus_call_end()).
  *
  * IDENTIFICATION
  *		  src/core/citus_calls.c
@@ -191,22 +190,23 @@ nat_citus_call_write_limit(int64 limit)
 }
 
 /*
- * The call succeeded, its guard ended: must its subtransaction be rolled
- * back rather than released (a read-only call whose read-only mode the
- * workers hold until their savepoint is rolled back)?  A writing call
- * puts the workers' statement_timeout back before its release.
+ * The call succeeded, its guard ended, its subtransaction is about to be
+ * released: the workers' transactions keep what was SET LOCAL in the
+ * released savepoint, so put back statement_timeout and end the call's
+ * state there.  (transaction_read_only needs nothing: a subtransaction's
+ * commit puts back its parent's read-only state, GUC notwithstanding;
+ * xact.c, CommitSubTransaction().)  Rolling a read-only call back instead
+ * would cost more: Citus sends a cancel request on every connection before
+ * it rolls a savepoint back.
  */
-bool
+void
 nat_citus_call_end(void)
 {
 	if (!citus_call)
-		return false;
+		return;
 	citus_call = false;
-	if (citus_call_read_only)
-		return true;
 	run_sets("DO $nat$BEGIN SET LOCAL statement_timeout TO DEFAULT; "
 			 "SET LOCAL neon_ai_tools.citus_call = ''; END$nat$");
-	return false;
 }
 
 /* did the running call carry its settings to the workers? */

@@ -353,7 +353,6 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 	MemoryContext callcxt = call->cxt;
 	Jsonb	   *volatile answer = NULL;
 	ErrorData  *volatile edata = NULL;
-	volatile bool rollback = false;	/* a read-only call on Citus */
 	ToolError  *err;
 	bool		ours;
 
@@ -415,7 +414,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		nat_guard_check_end();
 		nat_guard_end();
 		nat_writes_end();
-		rollback = nat_citus_call_end();
+		nat_citus_call_end();
 		AtEOXact_GUC(false, nest);
 		restore_call_settings();
 
@@ -438,7 +437,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 
 	if (edata == NULL)
 	{
-		if (call->dry_run || call->plan_only || rollback)
+		if (call->dry_run || call->plan_only)
 			RollbackAndReleaseCurrentSubTransaction();	/* keep nothing */
 		else
 			ReleaseCurrentSubTransaction();
