@@ -754,7 +754,9 @@ typedef struct RowCaps
 /* what a streamed query produced */
 typedef struct RowResult
 {
-	int64		row_count;
+	int64		row_count;		/* rows answered */
+	int64		received;		/* rows the statement returned, answered or
+								 * not (past the caps, or only counted) */
 	bool		truncated;
 	const char *truncation_reason;	/* "row_limit" or "byte_limit" */
 	int64		truncation_limit;
@@ -766,7 +768,7 @@ extern Jsonb *nat_run_tool_call(const char *name, Jsonb *args,
 
 /* in answer/row_sink.c */
 extern DestReceiver *nat_row_sink_create(ToolCall *call, RowCaps caps,
-										 RowResult *result);
+										 int hidden, RowResult *result);
 extern void nat_row_sink_close(DestReceiver *sink);
 extern void nat_call_settings_for_workers(void);
 extern int	nat_effective_timeout(ToolCall *call);

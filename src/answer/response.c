@@ -370,8 +370,10 @@ nat_response_plan(ToolCall *call, ToolPlan *plan, PlanResult *result)
 		AnswerField *field = lfirst(lc);
 
 		nat_push_int(&call->state, field->key,
-					 field->kind == ANSWER_INT_LESS_AFFECTED ?
-					 field->value - result->affected : field->value);
+					 field->kind == ANSWER_INT_LESS_OWN ?
+					 field->value - (result->own_affected >= 0 ?
+									 result->own_affected : result->affected) :
+					 field->value);
 	}
 	MemoryContextSwitchTo(old);
 }

@@ -611,7 +611,8 @@ param_list(QueryParams *params)
 /*
  * Run one statement of any kind and push its result into the answer at
  * the current level of call->state: "columns" and "data" for the rows it
- * returns ("data" is empty when it returns none), under the caps.
+ * returns ("data" is empty when it returns none), under the caps, without
+ * the last hidden columns of each row.
  *
  * The rows go through row_sink.c's receiver, which renders them as they
  * come: a query stops at the caps, a data-modifying statement runs to its
@@ -625,7 +626,7 @@ param_list(QueryParams *params)
  */
 static int64
 execute_statement(ToolCall *call, const char *sql, QueryParams *params,
-				  bool query, int64 max_affected, RowCaps caps,
+				  bool query, int64 max_affected, RowCaps caps, int hidden,
 				  RowResult *result)
 {
 	SPIPlanPtr	plan;
@@ -642,7 +643,7 @@ execute_statement(ToolCall *call, const char *sql, QueryParams *params,
 	plan = nat_prepare_cached(sql, params->count, params->types,
 							  call->query_source ? NAT_SQL_AGENT : NAT_SQL_GENERATED);
 
-	sink = nat_row_sink_create(call, caps, result);
+	sink = nat_row_sink_create(call, caps, hidden, result);
 	memset(&options, 0, sizeof(options));
 	options.params = param_list(params);
 	options.dest = sink;
@@ -777,7 +778,7 @@ run_agent_statement(ToolCall *call, ToolPlan *plan, RawStmt *rs, int index)
 	dml = query->commandType != CMD_SELECT && query->commandType != CMD_UTILITY;
 	(void) execute_statement(call, nat_statement_text(plan->source, rs), &bound,
 							 query->commandType == CMD_SELECT && !modifies,
-							 plan->max_affected, plan->caps, &rows);
+							 plan->max_affected, plan->caps, 0, &rows);
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(stmtcxt);
 
@@ -881,13 +882,28 @@ nat_run_plan(ToolCall *call, ToolPlan *plan)
 	{
 		case PLAN_ROWS:
 			(void) execute_statement(call, plan->sql, &plan->params, true, -1,
-									 plan->caps, &result.rows);
+									 plan->caps, 0, &result.rows);
 			break;
 		case PLAN_WRITE:
 			result.affected = execute_statement(call, plan->sql, &plan->params,
 												false, plan->max_affected,
-												plan->caps, &result.rows);
+												plan->caps, plan->hidden_columns,
+												&result.rows);
 			result.own_affected = call->statement_own;
+			if (plan->count_returned)
+			{
+				/*
+				 * The rows RETURNING gave back are the rows the statement
+				 * itself changed, on whatever node.  The command's count is
+				 * not, on Citus: INSERT ... SELECT into a distributed table
+				 * reports the rows it sent to the shards (INSERT 0 2 when ON
+				 * CONFLICT DO NOTHING skipped one of two); and the executor
+				 * here sees none of the rows changed on another node.
+				 */
+				result.own_affected = result.rows.received;
+				result.affected = Max(result.affected, result.own_affected);
+				call->affected_rows = result.affected;
+			}
 			break;
 		case PLAN_UTILITY:
 			if (plan->affected_from == PLAN_AFFECTED_COUNT)
@@ -902,7 +918,7 @@ nat_run_plan(ToolCall *call, ToolPlan *plan)
 			else if (plan->affected_from == PLAN_AFFECTED_CONSTANT)
 				result.affected = plan->affected_constant;
 			(void) execute_statement(call, plan->sql, &plan->params, false, -1,
-									 plan->caps, &result.rows);
+									 plan->caps, 0, &result.rows);
 			break;
 		case PLAN_VALUE:
 			result.value = fetch_value(call, plan->sql, &plan->params,
