@@ -797,13 +797,20 @@ extern void nat_check_query_functions(Query *query, bool read_only,
 extern Query *nat_analyze_statement(RawStmt *rs, const char *sql,
 									Oid **types, int *ntypes);
 
+/* ---- in sql/statement_limit.c: the row cap written into the agent's query ---- */
+
+extern char *nat_statement_with_limit(const char *sql, Query *query,
+									  int64 rows);
+
 /* ---- in core/plan_cache.c ---- */
 
 /* whose SQL text a plan is for: only short agent texts are cached */
 typedef enum NatSqlOrigin
 {
 	NAT_SQL_GENERATED,			/* built by a tool from its arguments */
-	NAT_SQL_AGENT				/* the agent's own text (execute_sql) */
+	NAT_SQL_AGENT,				/* the agent's own text (execute_sql) */
+	NAT_SQL_AGENT_LONG			/* ... longer than the limit below: not
+								 * cached */
 } NatSqlOrigin;
 
 /* longest agent SQL text (bytes) whose plan is cached */
