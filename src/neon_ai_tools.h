@@ -614,6 +614,21 @@ pg_noreturn extern void nat_throw_no_privilege(Oid relid, const char *path) pg_a
 extern bool nat_hint_is_shareable(const char *hint, const char *sql);
 extern Oid	nat_resolve_call_table(struct ToolCall *call);
 
+/* ---- in sql/citus_tables.c: what Citus made of a table ---- */
+
+typedef enum NatCitusKind
+{
+	NAT_CITUS_NONE,				/* no Citus, or not a Citus table */
+	NAT_CITUS_DISTRIBUTED,		/* rows in shards on several nodes */
+	NAT_CITUS_REFERENCE,		/* a copy on every node */
+	NAT_CITUS_LOCAL				/* one placement: a Citus local or
+								 * single-shard table */
+} NatCitusKind;
+
+extern NatCitusKind nat_citus_table_kind(Oid relid);
+extern Oid	nat_citus_relation_unordered(Oid relid);
+extern Oid	nat_citus_query_unordered(Query *query);
+
 /* ---- in core/local_cache.c: per-backend caches of catalog answers ---- */
 
 typedef struct NatLocalCache

@@ -797,9 +797,14 @@ run_agent_statement(ToolCall *call, ToolPlan *plan, RawStmt *rs, int index)
 	sql = nat_statement_text(plan->source, rs);
 	/* errors and the audit log show the statement as the agent wrote it */
 	call->query = MemoryContextStrdup(call->cxt, sql);
-	/* a query: never more of its rows read than the caps let through */
 	if (query->commandType == CMD_SELECT && !modifies)
+	{
+		/* a query: its rows continued exactly, or not at all (Citus) ... */
+		if (!plan->multiple)
+			nat_continuation_statement(call, query);
+		/* ... and never more of them read than the caps let through */
 		sql = nat_statement_with_limit(sql, query, query_rows(call, plan));
+	}
 	(void) execute_statement(call, sql, &bound,
 							 query->commandType == CMD_SELECT && !modifies,
 							 plan->max_affected, plan->caps, 0, &rows);
