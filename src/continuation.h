@@ -49,6 +49,9 @@ typedef struct NatContinuation
 	int64		base;			/* offset: rows before this page */
 	int64		skip;			/* rows the row sink discards first */
 
+	const char *note;			/* a sentence for the warning of a truncated
+								 * answer: why the order, or why no next */
+
 	/* from the row sink */
 	bool		query;			/* a query's rows were streamed */
 	bool		have_last;
@@ -58,6 +61,7 @@ typedef struct NatContinuation
 
 extern void nat_continuation_begin(ToolCall *call);
 extern char nat_continuation_order(ToolCall *call, Oid relid, List **keys);
+extern void nat_continuation_statement(ToolCall *call, Query *query);
 extern void nat_continuation_after(StringInfo buf, ToolCall *call,
 								   QueryParams *params);
 extern char *nat_continuation_next(ToolCall *call, RowResult *rows);

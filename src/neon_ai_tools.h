@@ -648,6 +648,21 @@ pg_noreturn extern void nat_throw_no_privilege(Oid relid, const char *path) pg_a
 extern bool nat_hint_is_shareable(const char *hint, const char *sql);
 extern Oid	nat_resolve_call_table(struct ToolCall *call);
 
+/* ---- in sql/citus_tables.c: what Citus made of a table ---- */
+
+typedef enum NatCitusKind
+{
+	NAT_CITUS_NONE,				/* no Citus, or not a Citus table */
+	NAT_CITUS_DISTRIBUTED,		/* rows in shards on several nodes */
+	NAT_CITUS_REFERENCE,		/* a copy on every node */
+	NAT_CITUS_LOCAL				/* one placement: a Citus local or
+								 * single-shard table */
+} NatCitusKind;
+
+extern NatCitusKind nat_citus_table_kind(Oid relid);
+extern Oid	nat_citus_relation_unordered(Oid relid);
+extern Oid	nat_citus_query_unordered(Query *query);
+
 /* ---- in core/local_cache.c: per-backend caches of catalog answers ---- */
 
 typedef struct NatLocalCache
@@ -795,7 +810,9 @@ typedef struct RowCaps
 /* what a streamed query produced */
 typedef struct RowResult
 {
-	int64		row_count;
+	int64		row_count;		/* rows answered */
+	int64		received;		/* rows the statement returned, answered or
+								 * not (past the caps, or only counted) */
 	bool		truncated;
 	const char *truncation_reason;	/* "row_limit" or "byte_limit" */
 	int64		truncation_limit;
@@ -807,7 +824,7 @@ extern Jsonb *nat_run_tool_call(const char *name, Jsonb *args,
 
 /* in answer/row_sink.c */
 extern DestReceiver *nat_row_sink_create(ToolCall *call, RowCaps caps,
-										 RowResult *result);
+										 int hidden, RowResult *result);
 extern void nat_row_sink_close(DestReceiver *sink);
 extern void nat_call_settings_for_workers(void);
 extern int	nat_effective_timeout(ToolCall *call);
@@ -836,13 +853,20 @@ extern void nat_check_query_functions(Query *query, bool read_only,
 extern Query *nat_analyze_statement(RawStmt *rs, const char *sql,
 									Oid **types, int *ntypes);
 
+/* ---- in sql/statement_limit.c: the row cap written into the agent's query ---- */
+
+extern char *nat_statement_with_limit(const char *sql, Query *query,
+									  int64 rows);
+
 /* ---- in core/plan_cache.c ---- */
 
 /* whose SQL text a plan is for: only short agent texts are cached */
 typedef enum NatSqlOrigin
 {
 	NAT_SQL_GENERATED,			/* built by a tool from its arguments */
-	NAT_SQL_AGENT				/* the agent's own text (execute_sql) */
+	NAT_SQL_AGENT,				/* the agent's own text (execute_sql) */
+	NAT_SQL_AGENT_LONG			/* ... longer than the limit below: not
+								 * cached */
 } NatSqlOrigin;
 
 /* longest agent SQL text (bytes) whose plan is cached */

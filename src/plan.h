@@ -63,7 +63,8 @@ typedef enum PlanValueShape
 typedef enum AnswerFieldKind
 {
 	ANSWER_INT,					/* value */
-	ANSWER_INT_LESS_AFFECTED	/* value minus affectedRows */
+	ANSWER_INT_LESS_OWN			/* value minus the rows the statement itself
+								 * changed */
 } AnswerFieldKind;
 
 typedef struct AnswerField
@@ -91,6 +92,14 @@ typedef struct ToolPlan
 	QueryParams params;			/* its bound values and their types */
 	RowCaps		caps;			/* rows and bytes of the answer */
 	int64		max_affected;	/* PLAN_WRITE, PLAN_AGENT: write cap; -1 none */
+
+	/*
+	 * PLAN_WRITE: the statement's own count is the rows its RETURNING
+	 * returned (see execute.c), of which the last hidden_columns columns are
+	 * not answered (a column only there to count the rows).
+	 */
+	bool		count_returned;
+	int			hidden_columns;
 
 	/* PLAN_UTILITY */
 	PlanAffected affected_from;

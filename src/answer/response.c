@@ -237,6 +237,8 @@ nat_response_rows(ToolCall *call, RowResult *result)
 							 "narrow the filter, or page with offset."));
 		if (next && call->cont->mode == NAT_CONT_OFFSET)
 			add_warning(call, nat_continuation_offset_warning(call));
+		if (call->cont && call->cont->note)
+			add_warning(call, call->cont->note);
 		if (result->oversized_column && result->row_count == 0)
 			add_warning(call,
 						psprintf("The value of column \"%s\" in the first row alone is larger than the byte limit; it was not read. Select a shorter form of it, for example left(%s, 1000) or length(%s), or leave the column out.",
@@ -370,8 +372,10 @@ nat_response_plan(ToolCall *call, ToolPlan *plan, PlanResult *result)
 		AnswerField *field = lfirst(lc);
 
 		nat_push_int(&call->state, field->key,
-					 field->kind == ANSWER_INT_LESS_AFFECTED ?
-					 field->value - result->affected : field->value);
+					 field->kind == ANSWER_INT_LESS_OWN ?
+					 field->value - (result->own_affected >= 0 ?
+									 result->own_affected : result->affected) :
+					 field->value);
 	}
 	if (plan->note)
 		nat_push_string(&call->state, "note", plan->note);

@@ -72,8 +72,10 @@ typedef struct RowSink
 	StringInfo	text;			/* csv, markdown: the rows' text */
 	MemoryContext scratch;		/* csv, markdown: one row's workings */
 	NatContinuation *cont;		/* the call's "next", or NULL */
-	int			hidden;			/* keyset: sort keys ending each row, not
-								 * answered (continuation.c) */
+	int			hidden;			/* columns ending each row, not answered:
+								 * keyset sort keys (continuation.c), a
+								 * write's count column */
+	bool		count_only;		/* every column hidden: rows only counted */
 } RowSink;
 
 static void
@@ -112,6 +114,13 @@ sink_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
 			sink->hidden = sink->cont->nkeys;
 	}
 	natts = typeinfo->natts - sink->hidden;
+
+	/* nothing to answer (RETURNING only to count): no columns, no data */
+	if (natts == 0 && sink->hidden > 0)
+	{
+		sink->count_only = true;
+		return;
+	}
 
 	/*
 	 * The header counts against the budget like rows do: its text, and its
@@ -319,7 +328,8 @@ sink_receive(TupleTableSlot *slot, DestReceiver *self)
 		sink->cont->skip--;
 		return true;
 	}
-	if (!sink->full)
+	sink->result->received++;
+	if (!sink->full && !sink->count_only)
 		add_row(sink, slot);
 	return !(sink->full && sink->stop_at_caps);
 }
@@ -336,10 +346,12 @@ sink_destroy(DestReceiver *self)
 
 /*
  * A receiver that pushes the rows of one statement into the answer at the
- * current level of call->state, under caps.
+ * current level of call->state, under caps; the last hidden columns of
+ * each row are left out (all of them: the rows are only counted).
  */
 DestReceiver *
-nat_row_sink_create(ToolCall *call, RowCaps caps, RowResult *result)
+nat_row_sink_create(ToolCall *call, RowCaps caps, int hidden,
+					RowResult *result)
 {
 	RowSink    *sink = MemoryContextAllocZero(call->cxt, sizeof(RowSink));
 
@@ -354,6 +366,7 @@ nat_row_sink_create(ToolCall *call, RowCaps caps, RowResult *result)
 	sink->result = result;
 	sink->format = call->format = nat_call_format(call);
 	sink->cont = call->cont;
+	sink->hidden = hidden;
 	return &sink->pub;
 }
 

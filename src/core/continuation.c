@@ -139,15 +139,23 @@ may_read(Oid relid, AttrNumber attnum)
 		pg_attribute_aclcheck(relid, attnum, GetUserId(), ACL_SELECT) == ACLCHECK_OK;
 }
 
+/* what unique_order() looks for */
+#define UNIQUE_CONTAINED	0	/* a unique key the order contains */
+#define UNIQUE_ADD_PRIMARY	1	/* the primary key, added to the order */
+#define UNIQUE_ADD_ANY		2	/* any unique key, added to the order */
+
 /*
  * Is the order unique: does it contain every column of a unique index that
  * has no predicate, no expression and only NOT NULL columns?  With
- * primary: the primary key's columns (if the role may read them all) are
- * added to keys instead; false if there is none.
+ * UNIQUE_ADD_PRIMARY, the primary key's columns (if the role may read them
+ * all) are added to keys instead, and with UNIQUE_ADD_ANY those of the
+ * first such unique index the role may read; false if there is none.
  */
 static bool
-unique_order(Oid relid, List **keys, bool primary)
+unique_order(Oid relid, List **keys, int what)
 {
+	bool		primary = what == UNIQUE_ADD_PRIMARY;
+	bool		add = what != UNIQUE_CONTAINED;
 	Relation	rel = relation_open(relid, AccessShareLock);
 	List	   *indexes = RelationGetIndexList(rel);
 	ListCell   *lc;
@@ -172,11 +180,11 @@ unique_order(Oid relid, List **keys, bool primary)
 			AttrNumber	attnum = index->indkey.values[i];
 
 			if (!TupleDescAttr(RelationGetDescr(rel), attnum - 1)->attnotnull ||
-				(primary && !may_read(relid, attnum)) ||
-				(!primary && !has_key(*keys, attnum)))
+				(add && !may_read(relid, attnum)) ||
+				(!add && !has_key(*keys, attnum)))
 				usable = false;
 		}
-		for (i = 0; usable && primary && i < index->indnkeyatts; i++)
+		for (i = 0; usable && add && i < index->indnkeyatts; i++)
 		{
 			NatSortKey *key;
 
@@ -218,10 +226,80 @@ comparable(Oid relid, List *keys)
 }
 
 /*
+ * How a Citus table is named in a note: "a Citus distributed table".
+ */
+static const char *
+citus_kind_name(Oid relid)
+{
+	return nat_citus_table_kind(relid) == NAT_CITUS_REFERENCE ?
+		"a Citus reference table" : "a Citus distributed table";
+}
+
+/*
+ * The sort keys' column names, "a, b", quoted where needed.
+ */
+static char *
+key_names(Oid relid, List *keys)
+{
+	StringInfoData buf;
+	ListCell   *lc;
+
+	initStringInfo(&buf);
+	foreach(lc, keys)
+		appendStringInfo(&buf, "%s%s", buf.len > 0 ? ", " : "",
+						 quote_identifier(get_attname(relid, ((NatSortKey *) lfirst(lc))->attnum,
+													  false)));
+	return buf.data;
+}
+
+/*
+ * No order_by on a relation whose rows come in no stable order (a Citus
+ * distributed or reference table, or a view reading one: its rows come
+ * from several shards at once, or from whichever copy the executor
+ * picks), so pages by offset would skip and repeat rows.  A table gets the
+ * order of its primary key, or else of a unique key the role may read
+ * (on a distributed table every unique key holds the distribution
+ * column), and continues by keyset; the answer's note says so.  Returns
+ * false when there is no such key (a view, a table without one): then
+ * there is no next, and the note says what to pass instead.
+ */
+static bool
+default_order(ToolCall *call, Oid relid, Oid unordered, List **keys)
+{
+	NatContinuation *cont = call->cont;
+	char		relkind = get_rel_relkind(relid);
+	bool		primary = false;
+
+	if (unordered == relid &&
+		(relkind == RELKIND_RELATION || relkind == RELKIND_PARTITIONED_TABLE) &&
+		((primary = unique_order(relid, keys, UNIQUE_ADD_PRIMARY)) ||
+		 unique_order(relid, keys, UNIQUE_ADD_ANY)))
+	{
+		if (comparable(relid, *keys))
+		{
+			cont->note = psprintf("No order_by was given, and %s is %s, whose rows come in no stable order: they are in the order of its %s (%s), so that next continues exactly.",
+								  call->table, citus_kind_name(relid),
+								  primary ? "primary key" : "unique key",
+								  key_names(relid, *keys));
+			return true;
+		}
+		*keys = NIL;
+	}
+	if (unordered == relid)
+		cont->note = psprintf("There is no next: %s is %s without a primary key or unique key you may read, so its rows come in no stable order and pages by offset would skip or repeat rows. Pass an order_by on columns that identify a row.",
+							  call->table, citus_kind_name(relid));
+	else
+		cont->note = psprintf("There is no next: %s reads %s, whose rows come in no stable order, so pages by offset would skip or repeat rows. Pass an order_by on columns that identify a row.",
+							  call->table, citus_kind_name(unordered));
+	return false;
+}
+
+/*
  * select_query's order (keys, of NatSortKey, from order_by): decide how
  * this page continues, adding the primary key as a tie-breaker where that
- * makes the order unique.  A token for another way (the table changed
- * since) is refused.
+ * makes the order unique, or a unique key as the order where none was
+ * given and the rows have no stable order (default_order()).  A token for
+ * another way (the table changed since) is refused.
  */
 char
 nat_continuation_order(ToolCall *call, Oid relid, List **keys)
@@ -229,15 +307,21 @@ nat_continuation_order(ToolCall *call, Oid relid, List **keys)
 	NatContinuation *cont = call->cont;
 	char		relkind = get_rel_relkind(relid);
 	char		mode = NAT_CONT_OFFSET;
+	Oid			unordered;
 	int			i;
 
 	if (cont == NULL)
 		return NAT_CONT_NONE;
-	if (*keys != NIL &&
-		(relkind == RELKIND_RELATION || relkind == RELKIND_PARTITIONED_TABLE ||
-		 relkind == RELKIND_MATVIEW) &&
-		(unique_order(relid, keys, false) || unique_order(relid, keys, true)) &&
-		comparable(relid, *keys))
+	if (*keys == NIL &&
+		OidIsValid(unordered = nat_citus_relation_unordered(relid)) &&
+		!default_order(call, relid, unordered, keys))
+		mode = NAT_CONT_NONE;
+	else if (*keys != NIL &&
+			 (relkind == RELKIND_RELATION || relkind == RELKIND_PARTITIONED_TABLE ||
+			  relkind == RELKIND_MATVIEW) &&
+			 (unique_order(relid, keys, UNIQUE_CONTAINED) ||
+			  unique_order(relid, keys, UNIQUE_ADD_PRIMARY)) &&
+			 comparable(relid, *keys))
 		mode = NAT_CONT_KEYSET;
 	if (cont->given &&
 		(cont->given_mode != mode ||
@@ -254,6 +338,53 @@ nat_continuation_order(ToolCall *call, Oid relid, List **keys)
 			cont->keys[i] = *(NatSortKey *) list_nth(*keys, i);
 	}
 	return mode;
+}
+
+/*
+ * execute_sql's query (analysed; one statement, continued by offset):
+ * when it reads a Citus distributed or reference table, directly or
+ * through views, its rows come in another order on each run unless its
+ * ORDER BY says which, so an offset would skip and repeat rows.  Without
+ * ORDER BY there is no next, and the note asks for one on a unique key
+ * (the table's primary key, when the role may read it, as the example);
+ * with one, the note says it must be on a unique key for next to be
+ * exact.  What a function reads is not seen.
+ */
+void
+nat_continuation_statement(ToolCall *call, Query *query)
+{
+	NatContinuation *cont = call->cont;
+	Oid			unordered;
+	char	   *name = NULL;
+	List	   *keys = NIL;
+	char	   *example = "";
+
+	if (cont == NULL || cont->mode != NAT_CONT_OFFSET ||
+		!OidIsValid(unordered = nat_citus_query_unordered(query)))
+		return;
+
+	/* name only a table the role may read */
+	if (pg_class_aclcheck(unordered, GetUserId(), ACL_SELECT) == ACLCHECK_OK)
+	{
+		name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(unordered)),
+										  get_rel_name(unordered));
+		if (unique_order(unordered, &keys, UNIQUE_ADD_PRIMARY))
+			example = psprintf(", for example ORDER BY %s (the primary key of %s)",
+							   key_names(unordered, keys), name);
+	}
+	if (query->sortClause != NIL)
+	{
+		cont->note = psprintf("The statement reads %s%s: next is exact only if its ORDER BY is on a unique key%s, since rows that tie come in another order on each run.",
+							  citus_kind_name(unordered),
+							  name ? psprintf(" (%s)", name) : "", example);
+		return;
+	}
+	if (cont->given)
+		throw_bad_token(": the statement reads a Citus table without ORDER BY");
+	cont->mode = NAT_CONT_NONE;
+	cont->note = psprintf("There is no next: the statement reads %s%s without ORDER BY, so its rows come in another order on each run and pages by offset would skip or repeat rows. Add ORDER BY on a unique key%s to page with next.",
+						  citus_kind_name(unordered),
+						  name ? psprintf(" (%s)", name) : "", example);
 }
 
 /*

@@ -630,7 +630,9 @@ param_list(QueryParams *params)
 /*
  * Run one statement of any kind and push its result into the answer at
  * the current level of call->state: "columns" and "data" for the rows it
- * returns ("data" is empty when it returns none), under the caps.
+ * returns ("data" is empty when it returns none), under the caps, without
+ * the last hidden columns of each row.  The caller sets call->query, the
+ * statement errors and the audit log show.
  *
  * The rows go through row_sink.c's receiver, which renders them as they
  * come: a query stops at the caps, a data-modifying statement runs to its
@@ -644,7 +646,7 @@ param_list(QueryParams *params)
  */
 static int64
 execute_statement(ToolCall *call, const char *sql, QueryParams *params,
-				  bool query, int64 max_affected, RowCaps caps,
+				  bool query, int64 max_affected, RowCaps caps, int hidden,
 				  RowResult *result)
 {
 	SPIPlanPtr	plan;
@@ -654,14 +656,15 @@ execute_statement(ToolCall *call, const char *sql, QueryParams *params,
 	int64		changed_before = nat_writes_total();
 	int			rc;
 
-	call->query = MemoryContextStrdup(call->cxt, sql);
-
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+	/* the agent's text is measured as written, without a LIMIT added to it */
 	plan = nat_prepare_cached(sql, params->count, params->types,
-							  call->query_source ? NAT_SQL_AGENT : NAT_SQL_GENERATED);
+							  call->query_source == NULL ? NAT_SQL_GENERATED :
+							  strlen(call->query) > NAT_PLAN_CACHE_MAX_AGENT_SQL ?
+							  NAT_SQL_AGENT_LONG : NAT_SQL_AGENT);
 
-	sink = nat_row_sink_create(call, caps, result);
+	sink = nat_row_sink_create(call, caps, hidden, result);
 	memset(&options, 0, sizeof(options));
 	options.params = param_list(params);
 	options.dest = sink;
@@ -763,6 +766,21 @@ changes_rows(Query *query)
 }
 
 /*
+ * The most rows the row sink can read of one of the agent's queries: the
+ * row cap plus one (to tell truncation), after the rows an offset
+ * continuation skips; 0 for no bound.
+ */
+static int64
+query_rows(ToolCall *call, ToolPlan *plan)
+{
+	int64		skip = call->cont && !plan->multiple ? call->cont->skip : 0;
+
+	if (skip < 0 || skip > PG_INT64_MAX - plan->caps.max_rows - 1)
+		return 0;
+	return plan->caps.max_rows + 1 + skip;
+}
+
+/*
  * Run one of the agent's statements and render its result at the current
  * level of the answer.  Returns whether its rows were truncated.
  */
@@ -775,6 +793,7 @@ run_agent_statement(ToolCall *call, ToolPlan *plan, RawStmt *rs, int index)
 	RowResult	rows;
 	bool		modifies;
 	bool		dml;
+	char	   *sql;
 
 	/*
 	 * The statement's analysis, bound values and execution live in a context
@@ -794,9 +813,20 @@ run_agent_statement(ToolCall *call, ToolPlan *plan, RawStmt *rs, int index)
 
 	modifies = changes_rows(query);
 	dml = query->commandType != CMD_SELECT && query->commandType != CMD_UTILITY;
-	(void) execute_statement(call, nat_statement_text(plan->source, rs), &bound,
+	sql = nat_statement_text(plan->source, rs);
+	/* errors and the audit log show the statement as the agent wrote it */
+	call->query = MemoryContextStrdup(call->cxt, sql);
+	if (query->commandType == CMD_SELECT && !modifies)
+	{
+		/* a query: its rows continued exactly, or not at all (Citus) ... */
+		if (!plan->multiple)
+			nat_continuation_statement(call, query);
+		/* ... and never more of them read than the caps let through */
+		sql = nat_statement_with_limit(sql, query, query_rows(call, plan));
+	}
+	(void) execute_statement(call, sql, &bound,
 							 query->commandType == CMD_SELECT && !modifies,
-							 plan->max_affected, plan->caps, &rows);
+							 plan->max_affected, plan->caps, 0, &rows);
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(stmtcxt);
 
@@ -899,14 +929,31 @@ nat_run_plan(ToolCall *call, ToolPlan *plan)
 	switch (plan->run)
 	{
 		case PLAN_ROWS:
+			call->query = MemoryContextStrdup(call->cxt, plan->sql);
 			(void) execute_statement(call, plan->sql, &plan->params, true, -1,
-									 plan->caps, &result.rows);
+									 plan->caps, 0, &result.rows);
 			break;
 		case PLAN_WRITE:
+			call->query = MemoryContextStrdup(call->cxt, plan->sql);
 			result.affected = execute_statement(call, plan->sql, &plan->params,
 												false, plan->max_affected,
-												plan->caps, &result.rows);
+												plan->caps, plan->hidden_columns,
+												&result.rows);
 			result.own_affected = call->statement_own;
+			if (plan->count_returned)
+			{
+				/*
+				 * The rows RETURNING gave back are the rows the statement
+				 * itself changed, on whatever node.  The command's count is
+				 * not, on Citus: INSERT ... SELECT into a distributed table
+				 * reports the rows it sent to the shards (INSERT 0 2 when ON
+				 * CONFLICT DO NOTHING skipped one of two); and the executor
+				 * here sees none of the rows changed on another node.
+				 */
+				result.own_affected = result.rows.received;
+				result.affected = Max(result.affected, result.own_affected);
+				call->affected_rows = result.affected;
+			}
 			break;
 		case PLAN_UTILITY:
 			if (plan->affected_from == PLAN_AFFECTED_COUNT)
@@ -920,8 +967,9 @@ nat_run_plan(ToolCall *call, ToolPlan *plan)
 			}
 			else if (plan->affected_from == PLAN_AFFECTED_CONSTANT)
 				result.affected = plan->affected_constant;
+			call->query = MemoryContextStrdup(call->cxt, plan->sql);
 			(void) execute_statement(call, plan->sql, &plan->params, false, -1,
-									 plan->caps, &result.rows);
+									 plan->caps, 0, &result.rows);
 			break;
 		case PLAN_VALUE:
 			result.value = fetch_value(call, plan->sql, &plan->params,

@@ -264,7 +264,7 @@ nat_prepare_cached(const char *sql, int nargs, Oid *types, NatSqlOrigin origin)
 	if (nat_plan_cache_size <= 0 || limit == 0)
 		return NULL;
 
-	if (origin == NAT_SQL_AGENT && strlen(sql) > NAT_PLAN_CACHE_MAX_AGENT_SQL)
+	if (origin == NAT_SQL_AGENT_LONG)
 		return NULL;
 
 	if (plan_cache == NULL)

@@ -640,6 +640,7 @@ insert_data(ToolCall *call, const void *targs, ToolPlan *plan)
 	StringInfoData sql;
 	QueryParams *params = &plan->params;
 	ListCell   *lc;
+	int			before_returning;
 
 	check_insert_cap(call, rows);
 	relid = plan->relid = nat_begin_write(call);
@@ -678,12 +679,27 @@ insert_data(ToolCall *call, const void *targs, ToolPlan *plan)
 			deparse_values(&sql, relid, rows, containers, columns, params);
 	}
 	deparse_on_conflict(&sql, call, args, relid, columns);
+	before_returning = sql.len;
 	nat_deparse_returning(&sql, call, plan, relid);
+
+	/*
+	 * The rows inserted (or updated) are counted as RETURNING returns them
+	 * (execute.c: Citus's own count is that of the rows given); when a row
+	 * may be skipped and nothing is returned, a constant is, only to be
+	 * counted (it needs no privilege, and no row-level security policy for
+	 * reading applies to it).
+	 */
+	if (sql.len == before_returning && args->on_conflict != ON_CONFLICT_ERROR)
+	{
+		appendStringInfoString(&sql, " RETURNING true");
+		plan->hidden_columns = 1;
+	}
+	plan->count_returned = sql.len > before_returning;
 
 	/* at most one row changes per row given: the cap is already checked */
 	plan->run = PLAN_WRITE;
 	plan->sql = sql.data;
 	if (args->on_conflict == ON_CONFLICT_SKIP)
-		nat_plan_add_field(plan, "skippedRows", ANSWER_INT_LESS_AFFECTED,
+		nat_plan_add_field(plan, "skippedRows", ANSWER_INT_LESS_OWN,
 						   list_length(containers));
 }

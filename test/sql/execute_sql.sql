@@ -144,6 +144,42 @@ FROM call('execute_sql', '{"sql": "SELECT * FROM generate_series(1, 5000)", "lim
 -- byte budget: 500 rows of 10 kB
 SELECT r->'rowCount' AS row_count, r->'truncation' AS truncation, r->>'warning' AS warning
 FROM call('execute_sql', '{"sql": "SELECT g, repeat(''x'', 10000) AS payload FROM generate_series(1, 500) g"}') r;
+-- a query without LIMIT runs with the row cap (plus one) written in, as
+-- "LIMIT n" after its text: the planner knows it (a top-N sort in memory
+-- instead of a sort of every row spilled to disk, test below), and so does
+-- Citus (it pushes the LIMIT to the shards: 023_citus_results.pl)
+CREATE TABLE many (id int PRIMARY KEY, v int);
+INSERT INTO many SELECT g, (g * 7919) % 200003 FROM generate_series(1, 200000) g;
+ANALYZE many;
+SET work_mem = '4MB';
+SELECT pg_stat_force_next_flush();
+SELECT temp_files AS temp_before FROM pg_stat_database WHERE datname = current_database() \gset
+SELECT r -> 'rowCount' AS row_count, r -> 'data' -> 0 AS first, r -> 'data' -> 999 AS last, r -> 'truncated' AS truncated
+FROM call('execute_sql', '{"sql": "SELECT v FROM many ORDER BY v DESC"}') r;
+SELECT pg_stat_force_next_flush();
+SELECT temp_files - :temp_before AS temp_files FROM pg_stat_database WHERE datname = current_database();
+RESET work_mem;
+-- every shape of query answers as it did: the LIMIT goes where it cannot
+-- change the rows, after an OFFSET, a set operation, a trailing comment or
+-- FOR READ ONLY; not where the query has a limit of its own, locks rows or
+-- changes data; errors show the statement as written
+SELECT f.sql, r -> 'data' AS data, r -> 'truncated' AS truncated
+FROM (VALUES ('SELECT id FROM users ORDER BY id DESC', 2),
+             ('SELECT id FROM users ORDER BY id OFFSET 1', 1),
+             ('SELECT id FROM users UNION ALL SELECT id FROM users ORDER BY 1', 4),
+             ('VALUES (1), (2), (3)', 2),
+             ('TABLE users', 1),
+             ('WITH x AS (SELECT id FROM users) SELECT id FROM x ORDER BY id', 2),
+             ('(SELECT id FROM users ORDER BY id)', 2),
+             (E'SELECT id FROM users ORDER BY id -- the ids', 2),
+             ('SELECT id FROM users ORDER BY id /* the ids */', 2),
+             ('SELECT id FROM users ORDER BY id FOR READ ONLY', 2),
+             ('SELECT id FROM users ORDER BY id FETCH FIRST 2 ROWS WITH TIES', 1),
+             ('SELECT id FROM users ORDER BY id LIMIT ALL', 2),
+             ('SELECT id FROM users ORDER BY id FOR UPDATE', 2),
+             ('WITH d AS (UPDATE users SET score = score RETURNING id) SELECT id FROM d ORDER BY id', 2)) AS f(sql, lim),
+     LATERAL call('execute_sql', jsonb_build_object('sql', f.sql, 'limit', f.lim, 'format', 'columnar')) AS r;
+SELECT call('execute_sql', '{"sql": "SELECT id / (id - 2) FROM users ORDER BY id"}') -> 'details' AS details;
 -- duplicate column names are kept apart
 SELECT call('execute_sql', '{"sql": "SELECT 1 AS a, 2 AS a, 3 AS a"}') -> 'data' AS data;
 

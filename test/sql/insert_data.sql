@@ -49,6 +49,19 @@ SELECT count(*) AS still FROM items WHERE sku = 'Z9';
 -- skip: the others go in, skippedRows says how many did not
 SELECT call('insert_data', '{"table": "items", "rows": [{"sku": "Z9"}, {"sku": "A1", "qty": 1}], "on_conflict": "skip", "returning": ["sku"]}') - 'columns';
 SELECT call('insert_data', '{"table": "items", "rows": [{"sku": "Z9"}], "on_conflict": "skip", "conflict_columns": ["sku"]}') -> 'skippedRows' AS skipped;
+-- skip counts the rows the statement inserted, as RETURNING returns them
+-- (Citus reports the rows given): a trigger's own rows are in affectedRows
+-- only, and with nothing returned the rows are still counted
+CREATE TABLE item_log (sku text);
+CREATE FUNCTION log_item() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN INSERT INTO item_log VALUES (NEW.sku); RETURN NEW; END $$;
+CREATE TRIGGER items_log AFTER INSERT ON items FOR EACH ROW EXECUTE FUNCTION log_item();
+SELECT a -> 'affectedRows' AS affected, a -> 'statementAffectedRows' AS inserted, a -> 'skippedRows' AS skipped
+FROM call('insert_data', '{"table": "items", "rows": [{"sku": "Z9"}, {"sku": "K1"}], "on_conflict": "skip", "returning": ["sku"]}') AS a;
+SELECT call('insert_data', '{"table": "items", "rows": [{"sku": "K1"}, {"sku": "K2"}, {"sku": "K3"}], "on_conflict": "skip", "returning": []}') - 'executionTime';
+SELECT ai_tool_plan('insert_data', '{"table": "items", "rows": [{"sku": "K1"}, {"sku": "K4"}], "on_conflict": "skip", "returning": []}') -> 'plan' ->> 'sql' AS counted;
+SELECT sku FROM item_log ORDER BY sku;
+DROP TRIGGER items_log ON items;
 -- update: upsert on conflict_columns
 SELECT call('insert_data', '{"table": "items", "rows": [{"sku": "A1", "qty": 42}, {"sku": "N1", "qty": 1}], "on_conflict": "update", "conflict_columns": ["sku"], "returning": ["sku", "qty"]}') -> 'data';
 -- update on the primary key by default
@@ -97,6 +110,17 @@ SELECT call('insert_data', '{"table": "notes", "rows": {"id": 2, "owner": "someo
 SELECT call('insert_data', '{"table": "items", "rows": {"sku": "S"}}') ->> 'errorType' AS error_type;
 RESET ROLE;
 SELECT id, owner FROM notes ORDER BY id;
+-- skip's count needs no privilege to read, and no policy for reading applies
+CREATE TABLE drop_box (id int PRIMARY KEY, owner text DEFAULT current_user);
+GRANT INSERT ON drop_box TO regress_ins_agent;
+ALTER TABLE drop_box ENABLE ROW LEVEL SECURITY;
+CREATE POLICY put ON drop_box FOR INSERT WITH CHECK (true);
+CREATE POLICY see ON drop_box FOR SELECT USING (owner = 'nobody');
+INSERT INTO drop_box VALUES (1, 'admin');
+SET ROLE regress_ins_agent;
+SELECT call('insert_data', '{"table": "drop_box", "rows": [{"id": 1}, {"id": 2}], "on_conflict": "skip"}');
+RESET ROLE;
+SELECT id, owner FROM drop_box ORDER BY id;
 
 -- read-only mode hides and refuses the write tools
 SET neon_ai_tools.read_only = on;
