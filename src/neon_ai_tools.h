@@ -147,6 +147,7 @@ extern int64 nat_writes_total(void);
 extern void nat_writes_pause(void);
 extern void nat_writes_resume(void);
 extern void nat_writes_finish(QueryDesc *queryDesc);
+extern int64 nat_writes_citus_exact(int64 rows);
 extern void nat_writes_watch(struct QueryDesc *queryDesc);
 extern void nat_writes_check(void);
 extern void nat_writes_add(int64 rows);

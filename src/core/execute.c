@@ -950,7 +950,12 @@ nat_run_plan(ToolCall *call, ToolPlan *plan)
 				 * CONFLICT DO NOTHING skipped one of two); and the executor
 				 * here sees none of the rows changed on another node.
 				 */
+				int64		delta;
+
 				result.own_affected = result.rows.received;
+				delta = nat_writes_citus_exact(result.own_affected);
+				result.affected += delta;
+				call->statement_changed += delta;
 				result.affected = Max(result.affected, result.own_affected);
 				call->affected_rows = result.affected;
 			}

@@ -93,6 +93,8 @@ static struct
 	int			maxwrapped;
 	List	   *citus_runs;		/* CitusRun of each Citus modification
 								 * running */
+	int64		last_citus_rows;	/* rows counted for the last Citus
+									 * modification to finish, or -1 */
 	MemoryContext cxt;
 } writes;
 
@@ -291,8 +293,30 @@ nat_writes_finish(QueryDesc *queryDesc)
 		writes.citus_runs = foreach_delete_current(writes.citus_runs, lc);
 		if (rows > 0 && counting())
 			writes.total += rows;
+		/* all it changed, its local shards' own runs included */
+		writes.last_citus_rows = writes.total - run->total;
 		return;
 	}
+}
+
+/*
+ * The statement that just finished was a Citus modification and changed
+ * exactly "rows" rows by its own count (what its RETURNING gave back):
+ * count that instead of what Citus reported (INSERT ... SELECT into a
+ * distributed table reports the rows it sent to the shards, skipped ones
+ * included).  Returns the change to the call's count.
+ */
+int64
+nat_writes_citus_exact(int64 rows)
+{
+	int64		delta;
+
+	if (!writes.active || writes.last_citus_rows < 0)
+		return 0;
+	delta = rows - writes.last_citus_rows;
+	writes.total += delta;
+	writes.last_citus_rows = -1;
+	return delta;
 }
 
 /*
@@ -310,6 +334,7 @@ nat_writes_begin(MemoryContext cxt)
 	writes.nwrapped = 0;
 	writes.maxwrapped = 0;
 	writes.citus_runs = NIL;
+	writes.last_citus_rows = -1;
 	writes.cxt = cxt;
 }
 
