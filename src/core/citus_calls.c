@@ -59,6 +59,7 @@
 
 #include "commands/extension.h"
 #include "executor/spi.h"
+#include "lib/stringinfo.h"
 #include "neon_ai_tools.h"
 #include "utils/guc.h"
 
@@ -113,16 +114,15 @@ run_sets(const char *sql)
  * write limit.
  */
 static void
-append_call_state(char *sql, size_t size, int64 write_limit)
+append_call_state(StringInfo sql, int64 write_limit)
 {
 	int			timeout_ms;
 	TimestampTz deadline = nat_timer_deadline(&timeout_ms);
-	size_t		len = strlen(sql);
 
-	snprintf(sql + len, size - len,
-			 " SET LOCAL neon_ai_tools.citus_call = '%c," INT64_FORMAT ",%d," INT64_FORMAT "';",
-			 citus_call_read_only ? 'r' : 'w', (int64) deadline,
-			 Max(timeout_ms, 1), write_limit);
+	appendStringInfo(sql,
+					 " SET LOCAL neon_ai_tools.citus_call = '%c," INT64_FORMAT ",%d," INT64_FORMAT "';",
+					 citus_call_read_only ? 'r' : 'w', (int64) deadline,
+					 Max(timeout_ms, 1), write_limit);
 }
 
 /*
@@ -132,7 +132,7 @@ append_call_state(char *sql, size_t size, int64 write_limit)
 void
 nat_citus_call_begin(bool read_only, int timeout_ms)
 {
-	char		sql[256];
+	StringInfoData sql;
 	const char *pool;
 
 	citus_call = false;
@@ -156,13 +156,14 @@ nat_citus_call_begin(bool read_only, int timeout_ms)
 								 GUC_ACTION_LOCAL, true, 0, false);
 	}
 	citus_call_read_only = read_only;
-	snprintf(sql, sizeof(sql),
-			 "DO $nat$BEGIN SET LOCAL statement_timeout = %d;%s",
-			 Max(timeout_ms, 1),
-			 read_only ? " SET LOCAL transaction_read_only = on;" : "");
-	append_call_state(sql, sizeof(sql) - 16, -1);
-	strlcat(sql, " END$nat$", sizeof(sql));
-	run_sets(sql);
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "DO $nat$BEGIN SET LOCAL statement_timeout = %d;%s",
+					 Max(timeout_ms, 1),
+					 read_only ? " SET LOCAL transaction_read_only = on;" : "");
+	append_call_state(&sql, -1);
+	appendStringInfoString(&sql, " END$nat$");
+	run_sets(sql.data);
+	pfree(sql.data);
 	if (!citus_settings_wrapped)
 	{
 		nat_setting_guard_install();	/* Citus's, if loaded after us */
@@ -179,14 +180,16 @@ nat_citus_call_begin(bool read_only, int timeout_ms)
 void
 nat_citus_call_write_limit(int64 limit)
 {
-	char		sql[256];
+	StringInfoData sql;
 
 	if (!citus_call || citus_call_read_only)
 		return;
-	strlcpy(sql, "DO $nat$BEGIN", sizeof(sql));
-	append_call_state(sql, sizeof(sql) - 16, limit);
-	strlcat(sql, " END$nat$", sizeof(sql));
-	run_sets(sql);
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "DO $nat$BEGIN");
+	append_call_state(&sql, limit);
+	appendStringInfoString(&sql, " END$nat$");
+	run_sets(sql.data);
+	pfree(sql.data);
 }
 
 /*

@@ -423,8 +423,8 @@ nat_citus_settings_begin(void)
 		if (v->setting->rule == CITUS_LOWER)
 			v->start_int = *NAT_GUC_INT(v->var)->variable;
 		else if (v->setting->rule == CITUS_VALUE)
-			strlcpy(v->start_value, GetConfigOption(v->var->name, true, false),
-					sizeof(v->start_value));
+			snprintf(v->start_value, sizeof(v->start_value), "%s",
+					 GetConfigOption(v->var->name, true, false));
 	}
 	watching = true;
 }
