@@ -107,7 +107,7 @@ extern bool nat_guard_read_only(void);
 extern void nat_setting_guard_install(void);
 
 /* citus_calls.c */
-extern void nat_citus_call_begin(bool read_only, int timeout_ms);
+extern void nat_citus_call_begin(bool read_only);
 extern void nat_citus_call_end(void);
 extern bool nat_citus_call_active(void);
 extern void nat_citus_call_abort(void);

@@ -25,13 +25,15 @@
  *	   level (the second makes every shard query of the call run in a
  *	   worker transaction, where the propagated settings are; the setting
  *	   guard refuses turning it off during the call);
- *	 - SET LOCAL statement_timeout = the call's timeout: a worker stops its
- *	   part of the call by itself at the deadline, instead of waiting for
- *	   the coordinator's cancel, which Citus forwards only after its own
- *	   wait loop notices it (CPU-bound shard queries answered 2-3 s late);
  *	 - in a read-only call, SET LOCAL transaction_read_only = on: the
  *	   workers' engines then refuse every write, at every level, as the
  *	   coordinator's does;
+ *	 - SET LOCAL neon_ai_tools.citus_call = the call's mode, deadline and
+ *	   write limit, for the workers where this library runs
+ *	   (citus_worker.c): the call's guard, a cancel at its deadline (a
+ *	   worker stops by itself instead of waiting for the coordinator's
+ *	   cancel, which Citus forwards connection by connection) and its
+ *	   write limit hold there;
  *	 - citus.max_adaptive_executor_pool_size lowered to neon_ai_tools.
  *	   citus_connections_per_worker (4): one call does not take a worker's
  *	   connections and cores from other sessions, and a call that runs out
@@ -45,10 +47,17 @@
  * utility statements run at executor level 1 outside the planner.
  *
  * The call runs in a subtransaction, which Citus mirrors on the workers
- * with a savepoint, sent before the SETs: a call that fails is rolled back
- * there with the savepoint, settings included; a call that succeeds puts
- * statement_timeout back to the workers' default and ends its state there
- * before its savepoint is released (nat_citus_call_end()).
+ * with a savepoint, sent before the SETs, and ends there with it, at no
+ * cost of its own: a call that fails is rolled back with the savepoint,
+ * settings included; when one that succeeds releases it, the worker's
+ * guard ends (citus_worker.c, at the savepoint's end), and its read-only
+ * state goes back to the caller's (xact.c, CommitSubTransaction(), puts
+ * back the parent's XactReadOnly, GUC notwithstanding).  The value of
+ * neon_ai_tools.citus_call stays in the worker's transaction, unused.
+ * Putting it back with another SET LOCAL, or rolling the savepoint back,
+ * would each cost the call round trips to every worker (Citus sends a
+ * cancel request on every connection before it rolls a savepoint back):
+ * a point select took 30-40 ms with a rollback.
  *
  * IDENTIFICATION
  *		  src/core/citus_calls.c
@@ -130,7 +139,7 @@ append_call_state(StringInfo sql, int64 write_limit)
  * deadline armed): carry its read-only mode and deadline to the workers.
  */
 void
-nat_citus_call_begin(bool read_only, int timeout_ms)
+nat_citus_call_begin(bool read_only)
 {
 	StringInfoData sql;
 	const char *pool;
@@ -157,8 +166,7 @@ nat_citus_call_begin(bool read_only, int timeout_ms)
 	}
 	citus_call_read_only = read_only;
 	initStringInfo(&sql);
-	appendStringInfo(&sql, "DO $nat$BEGIN SET LOCAL statement_timeout = %d;%s",
-					 Max(timeout_ms, 1),
+	appendStringInfo(&sql, "DO $nat$BEGIN%s",
 					 read_only ? " SET LOCAL transaction_read_only = on;" : "");
 	append_call_state(&sql, -1);
 	appendStringInfoString(&sql, " END$nat$");
@@ -193,23 +201,13 @@ nat_citus_call_write_limit(int64 limit)
 }
 
 /*
- * The call succeeded, its guard ended, its subtransaction is about to be
- * released: the workers' transactions keep what was SET LOCAL in the
- * released savepoint, so put back statement_timeout and end the call's
- * state there.  (transaction_read_only needs nothing: a subtransaction's
- * commit puts back its parent's read-only state, GUC notwithstanding;
- * xact.c, CommitSubTransaction().)  Rolling a read-only call back instead
- * would cost more: Citus sends a cancel request on every connection before
- * it rolls a savepoint back.
+ * The call succeeded: its savepoint's release ends it on the workers (see
+ * above).
  */
 void
 nat_citus_call_end(void)
 {
-	if (!citus_call)
-		return;
 	citus_call = false;
-	run_sets("DO $nat$BEGIN SET LOCAL statement_timeout TO DEFAULT; "
-			 "SET LOCAL neon_ai_tools.citus_call = ''; END$nat$");
 }
 
 /* did the running call carry its settings to the workers? */

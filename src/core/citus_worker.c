@@ -19,9 +19,9 @@
  * against the call's write limit.  The coordinator cannot count those: it
  * sees only the rows its own modifications report.
  *
- * The guard ends when the setting goes: the savepoint's rollback, the
- * transaction's end, or the coordinator's own SET LOCAL to '' at the end of
- * a writing call whose savepoint is released.  Only the coordinator may
+ * The guard ends with the savepoint in which the setting arrived (the
+ * call's own: Citus sends the coordinator's savepoints before the SETs),
+ * rolled back or released, or with the transaction.  Only the coordinator may
  * change the setting while the guard runs: its statements arrive as
  * statements of their own (the portal's own statement; a utility statement
  * that arrives so passes the guard: a savepoint, Citus's own settings
@@ -32,8 +32,8 @@
  * by the assign hook for a reset, which skips the check hook.  A value put
  * back by a savepoint's rollback or the transaction's end is always taken.
  *
- * Without this library on the workers, the read-only transaction and the
- * statement_timeout that citus_calls.c propagates still hold.
+ * Without this library on the workers, the read-only transaction that
+ * citus_calls.c propagates still holds.
  *
  * IDENTIFICATION
  *		  src/core/citus_worker.c
@@ -66,6 +66,9 @@ static bool coordinator_setting = false;
 /* the guard's memory and cancel timer in this backend */
 static MemoryContext remote_cxt = NULL;
 static TimeoutId remote_timeout_id = MAX_TIMEOUTS;
+
+/* the transaction nesting level at which the guard began */
+static int	remote_nest_level = 0;
 
 typedef struct RemoteCall
 {
@@ -172,6 +175,7 @@ begin_remote(const RemoteCall *rc)
 	deadline = Min(rc->deadline,
 				   TimestampTzPlusMilliseconds(GetCurrentTimestamp(), rc->timeout_ms));
 	nat_guard_begin_remote(rc->read_only, deadline, remote_cxt);
+	remote_nest_level = GetCurrentTransactionNestLevel();
 	if (!rc->read_only)
 	{
 		nat_writes_begin(remote_cxt);
@@ -241,9 +245,20 @@ nat_citus_worker_coordinator_setting(bool on)
 	coordinator_setting = on;
 }
 
+/* the savepoint in which the guard began ends: so does the guard */
+static void
+remote_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
+						SubTransactionId parentSubid, void *arg)
+{
+	if ((event == SUBXACT_EVENT_COMMIT_SUB || event == SUBXACT_EVENT_ABORT_SUB) &&
+		nat_guard_remote() && GetCurrentTransactionNestLevel() <= remote_nest_level)
+		end_remote();
+}
+
 void
 nat_citus_worker_install(void)
 {
+	RegisterSubXactCallback(remote_subxact_callback, NULL);
 	DefineCustomStringVariable(CITUS_CALL_SETTING,
 							   "State of a Citus coordinator's tool call, for its workers (internal).",
 							   "Set only by neon_ai_tools on a Citus coordinator, with SET LOCAL, which Citus propagates.",

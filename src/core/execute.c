@@ -383,7 +383,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		apply_call_settings(call);
 		nat_timer_arm(call->timeout_ms);
 		call->deadline = nat_timer_deadline(&timeout_ms);
-		nat_citus_call_begin(call->read_only, timeout_ms);
+		nat_citus_call_begin(call->read_only);
 		nat_guard_begin(call->read_only, callcxt);	/* after: reads the
 													 * deadline */
 		if (!call->read_only)
