@@ -22,6 +22,9 @@
 # (default /var/cache/neon_ai_tools), and an empty NAT_CACHE disables it.
 # Downloaded .deb files and npm packages are cached there too.
 #
+# Targets run two at a time (NAT_MATRIX_JOBS, default 2), never two of one
+# Debian suite at once (they share its package cache).
+#
 # Output: each target's log, prefixed with its name, then one line per
 # target and a closing "N passed, N failed" summing them.
 set -euo pipefail
@@ -185,11 +188,11 @@ T_PASS=0
 T_FAIL=0
 LINES=()
 
-# add NAME PASS FAIL NOTE
+# add NAME PASS FAIL NOTE: a target's result, in its own file (targets run
+# in background shells)
 add() {
-    T_PASS=$((T_PASS + $2))
-    T_FAIL=$((T_FAIL + $3))
-    LINES+=("$(printf '%-30s %4d passed, %4d failed%s' "$1" "$2" "$3" "${4:+  ($4)}")")
+    printf '%d %d %s\n' "$2" "$3" "$(printf '%-30s %4d passed, %4d failed%s' "$1" "$2" "$3" "${4:+  ($4)}")" \
+        >"$WORKDIR/$NAME.result"
 }
 
 # run_target NAME: every step of the target; adds one summary line.
@@ -252,8 +255,36 @@ run_target() {
     add "$name ($label)" "$pass" "$fail" "${SUITE}, ${secs}s${notes[*]:+; ${notes[*]}}"
 }
 
+JOBS=${NAT_MATRIX_JOBS:-2}
+declare -A RUNNING=()    # pid -> suite
 for t in "$@"; do
-    run_target "$t"
+    target_spec "$t"
+    suite=$SUITE
+    # a free slot, and no running target of the same suite
+    while :; do
+        for pid in "${!RUNNING[@]}"; do
+            kill -0 "$pid" 2>/dev/null || unset "RUNNING[$pid]"
+        done
+        busy=0
+        for pid in "${!RUNNING[@]}"; do [ "${RUNNING[$pid]}" != "$suite" ] || busy=1; done
+        [ "${#RUNNING[@]}" -ge "$JOBS" ] || [ "$busy" -eq 1 ] || break
+        sleep 2
+    done
+    run_target "$t" &
+    RUNNING[$!]=$suite
+done
+wait
+
+for t in "$@"; do
+    target_spec "$t"
+    if [ -f "$WORKDIR/$NAME.result" ]; then
+        read -r p f line <"$WORKDIR/$NAME.result"
+    else
+        p=0 f=1 line="$(printf '%-30s %4d passed, %4d failed  (no result)' "$NAME" 0 1)"
+    fi
+    T_PASS=$((T_PASS + p))
+    T_FAIL=$((T_FAIL + f))
+    LINES+=("$line")
 done
 
 echo

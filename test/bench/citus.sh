@@ -5,6 +5,8 @@
 # two workers) and in a database without it on the same coordinator.
 #
 # Usage: test/bench/citus.sh [seconds per run, default 5] [rounds, default 5]
+#   BENCH_WORKLOADS="point range point_floor" (default "point range";
+#   point_floor: run.sh's bare PL/pgSQL tool, a subtransaction and nothing else)
 #   (as root or as a user who can run initdb; needs Citus installed:
 #   scripts/test-citus.sh installs it)
 # Prints, per workload, the median tps of each side and the median of the
@@ -68,8 +70,11 @@ for w in $WORKLOADS; do
     declare -A T=() H=() R=()
     for r in $(seq 1 "$ROUNDS"); do
         for db in citus_db plain_db; do
-            if [ $((r % 2)) -eq 1 ]; then t=$(tps $db ${w}_tool); h=$(tps $db ${w}_sql)
-            else h=$(tps $db ${w}_sql); t=$(tps $db ${w}_tool); fi
+            # point_floor: the bare PL/pgSQL tool (a subtransaction, no guard)
+            ts=${w}_tool; hs=${w%_floor}_sql
+            case $w in *_floor) ts=$w ;; esac
+            if [ $((r % 2)) -eq 1 ]; then t=$(tps $db $ts); h=$(tps $db $hs)
+            else h=$(tps $db $hs); t=$(tps $db $ts); fi
             T[$db]+="$t "; H[$db]+="$h "
             R[$db]+="$(awk -v t="$t" -v h="$h" 'BEGIN {printf "%.3f", t / h}') "
         done
