@@ -112,12 +112,15 @@ extern void nat_citus_call_end(void);
 extern bool nat_citus_call_active(void);
 extern void nat_citus_call_abort(void);
 extern void nat_citus_call_write_limit(int64 limit);
+extern void nat_citus_call_check_utility(PlannedStmt *pstmt, const char *queryString);
 
 /* citus_worker.c */
 extern void nat_citus_worker_install(void);
 extern bool nat_citus_worker_from_coordinator(PlannedStmt *pstmt);
 extern void nat_citus_worker_statement_done(void);
 extern void nat_citus_worker_coordinator_setting(bool on);
+extern bool nat_citus_worker_coordinator_setting_now(void);
+extern void nat_citus_worker_check_utility(Node *stmt);
 
 /* call_guard.c, for citus_worker.c */
 extern void nat_guard_begin_remote(bool read_only, TimestampTz deadline, MemoryContext cxt);

@@ -275,6 +275,34 @@ is_dblink_runner(const char *name)
 }
 
 /*
+ * Citus's functions that run SQL on other nodes over connections of their
+ * own, outside the call's distributed transaction: there it would run
+ * without the call's read-only mode, guard, write count and rollback (on a
+ * worker as on the coordinator).  In pg_catalog, where only a superuser
+ * can create functions.
+ */
+static bool
+is_citus_runner(Form_pg_proc proc)
+{
+	static const char *const runners[] = {
+		"citus_run_local_command", "master_run_on_worker",
+		"run_command_on_all_nodes", "run_command_on_colocated_placements",
+		"run_command_on_coordinator", "run_command_on_placements",
+		"run_command_on_shards", "run_command_on_workers",
+	};
+	int			i;
+
+	if (proc->pronamespace != PG_CATALOG_NAMESPACE)
+		return false;
+	for (i = 0; i < lengthof(runners); i++)
+	{
+		if (strcmp(NameStr(proc->proname), runners[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
  * Functions no call may run, because their effect outlives it or reaches
  * beyond it: the session-level advisory lock functions (the
  * transaction-level ones end with the caller's transaction, like any
@@ -306,8 +334,9 @@ leaves_session_state(Oid funcid, Form_pg_proc proc)
 		case F_PG_ADVISORY_UNLOCK_ALL:
 			return true;
 	}
-	return proc != NULL && proc->prolang == ClanguageId &&
-		is_dblink_runner(NameStr(proc->proname));
+	return proc != NULL &&
+		((proc->prolang == ClanguageId && is_dblink_runner(NameStr(proc->proname))) ||
+		 is_citus_runner(proc));
 }
 
 /*
@@ -865,6 +894,10 @@ guard_process_utility(PlannedStmt *pstmt, const char *queryString,
 		Node	   *stmt = pstmt->utilityStmt;
 		const char *what;
 
+		/* before Citus's hook, which would propagate it first */
+		nat_citus_call_check_utility(pstmt, queryString);
+		if (guard.remote)
+			nat_citus_worker_check_utility(stmt);
 		check_call_bounds();
 		publish_call_state();
 		if ((what = refused_identity(stmt)) != NULL)

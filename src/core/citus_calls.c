@@ -20,11 +20,12 @@
  * on every worker connection the transaction opens later.  So, when a
  * call begins in a database where Citus is active:
  *
- *	 - citus.propagate_set_commands = 'local' and
- *	   citus.function_opens_transaction_block = on, at the call's GUC nest
- *	   level (the second makes every shard query of the call run in a
- *	   worker transaction, where the propagated settings are; the setting
- *	   guard refuses turning it off during the call);
+ *	 - citus.propagate_set_commands = 'local', citus.function_opens_
+ *	   transaction_block and citus.select_opens_transaction_block = on, at
+ *	   the call's GUC nest level (the last two make every shard query of
+ *	   the call run in a worker transaction, where the propagated settings
+ *	   are, whatever the caller or a role default set; the setting guard
+ *	   refuses turning them off during the call);
  *	 - in a read-only call, SET LOCAL transaction_read_only = on: the
  *	   workers' engines then refuse every write, at every level, as the
  *	   coordinator's does;
@@ -69,6 +70,7 @@
 #include "commands/extension.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
+#include "parser/scansup.h"
 #include "neon_ai_tools.h"
 #include "utils/guc.h"
 
@@ -154,6 +156,9 @@ nat_citus_call_begin(bool read_only)
 	(void) set_config_option("citus.function_opens_transaction_block", "on",
 							 PGC_USERSET, PGC_S_SESSION,
 							 GUC_ACTION_LOCAL, true, 0, false);
+	(void) set_config_option("citus.select_opens_transaction_block", "on",
+							 PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_LOCAL, true, 0, false);
 	pool = GetConfigOption("citus.max_adaptive_executor_pool_size", true, false);
 	if (pool == NULL || atoi(pool) > nat_citus_connections_per_worker)
 	{
@@ -208,6 +213,48 @@ void
 nat_citus_call_end(void)
 {
 	citus_call = false;
+}
+
+/*
+ * A utility statement of a call carried to the workers, before Citus's
+ * hook sees it.  Citus propagates a SET LOCAL (and some DDL) by sending
+ * the statement's whole query string to the workers, where it runs as
+ * statements of their own, before the statement runs here: a string of
+ * several statements ("SET LOCAL ...; COMMIT; INSERT ..." run by EXECUTE)
+ * would run all of them there, outside the call.  So such a statement must
+ * be alone in its string; and the call's state is set only by this file.
+ */
+void
+nat_citus_call_check_utility(PlannedStmt *pstmt, const char *queryString)
+{
+	Node	   *stmt = pstmt->utilityStmt;
+	int			len;
+	int			i;
+
+	if (!citus_call || queryString == NULL)
+		return;
+	if (IsA(stmt, VariableSetStmt) && ((VariableSetStmt *) stmt)->name != NULL &&
+		pg_strcasecmp(((VariableSetStmt *) stmt)->name, "neon_ai_tools.citus_call") == 0 &&
+		!nat_citus_worker_coordinator_setting_now())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("parameter \"%s\" cannot be changed during a tool call",
+						"neon_ai_tools.citus_call"),
+				 errdetail("It carries a tool call's rules from the Citus coordinator to the workers.")));
+	/* everything outside the statement's own text: blanks and semicolons */
+	len = strlen(queryString);
+	for (i = 0; i < len; i++)
+	{
+		if (i >= pstmt->stmt_location &&
+			(pstmt->stmt_len == 0 || i < pstmt->stmt_location + pstmt->stmt_len))
+			continue;
+		if (!scanner_isspace(queryString[i]) && queryString[i] != ';')
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("a utility statement must be alone in its query string in a tool call on Citus"),
+					 errdetail("Citus sends the whole string to the workers, where every statement in it would run outside the call."),
+					 errhint("Run each statement with EXECUTE on its own.")));
+	}
 }
 
 /* did the running call carry its settings to the workers? */

@@ -46,7 +46,9 @@
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "storage/latch.h"
+#include "tcop/cmdtag.h"
 #include "tcop/pquery.h"
+#include "tcop/utility.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/portal.h"
@@ -56,6 +58,12 @@
 #define CITUS_CALL_SETTING "neon_ai_tools.citus_call"
 
 static char *citus_call_value = NULL;
+
+/* the value the guard runs under (in remote_cxt) */
+static char *active_value = NULL;
+
+/* the value being assigned, for begin_remote() */
+static const char *citus_call_pending = NULL;
 
 /* a statement of the coordinator's own is running (see above) */
 static bool from_coordinator = false;
@@ -158,6 +166,7 @@ end_remote(void)
 		return;
 	nat_writes_end();
 	nat_guard_end();
+	active_value = NULL;
 	if (remote_cxt != NULL)
 		MemoryContextReset(remote_cxt);
 }
@@ -176,6 +185,7 @@ begin_remote(const RemoteCall *rc)
 				   TimestampTzPlusMilliseconds(GetCurrentTimestamp(), rc->timeout_ms));
 	nat_guard_begin_remote(rc->read_only, deadline, remote_cxt);
 	remote_nest_level = GetCurrentTransactionNestLevel();
+	active_value = MemoryContextStrdup(remote_cxt, citus_call_pending);
 	if (!rc->read_only)
 	{
 		nat_writes_begin(remote_cxt);
@@ -196,10 +206,17 @@ assign_citus_call(const char *newval, void *extra)
 	/* on the coordinator the value is only carried to the workers */
 	if (coordinator_setting || (nat_guard_active() && !nat_guard_remote()))
 		return;
+	/* a nested savepoint's end putting back the value the guard runs under */
+	if (nat_guard_remote() && newval != NULL && active_value != NULL &&
+		strcmp(newval, active_value) == 0)
+		return;
 	end_remote();
 	if (newval != NULL && *newval != '\0' && parse_remote_call(newval, &rc) &&
 		IsTransactionState())
+	{
+		citus_call_pending = newval;
 		begin_remote(&rc);
+	}
 }
 
 /*
@@ -218,12 +235,22 @@ nat_citus_worker_from_coordinator(PlannedStmt *pstmt)
 		((VariableSetStmt *) stmt)->name != NULL &&
 		pg_strcasecmp(((VariableSetStmt *) stmt)->name, CITUS_CALL_SETTING) == 0;
 	/*
-	 * While the guard runs, every utility statement Citus sends as one of
-	 * its own passes: savepoints, its own settings around DDL it
-	 * propagates, and the agent's DDL, which the coordinator's guard
-	 * vetted before Citus propagated it.  What runs inside them is vetted.
+	 * While the guard runs, the coordinator's savepoints and SETs pass (its
+	 * own SETs around the DDL it propagates, and SET LOCALs, which the
+	 * coordinator's guard vetted and sent alone: citus_calls.c).  DDL goes
+	 * through the guard; a transaction's end is refused (below).
 	 */
 	if (!sets_state && !nat_guard_remote())
+		return false;
+	if (IsA(stmt, TransactionStmt))
+	{
+		TransactionStmtKind kind = ((TransactionStmt *) stmt)->kind;
+
+		if (kind != TRANS_STMT_SAVEPOINT && kind != TRANS_STMT_RELEASE &&
+			kind != TRANS_STMT_ROLLBACK_TO)
+			return false;
+	}
+	else if (!IsA(stmt, VariableSetStmt))
 		return false;
 	/* the portal's own statement: not one run by a function inside it */
 	if (ActivePortal == NULL || !list_member_ptr(ActivePortal->stmts, pstmt))
@@ -243,6 +270,35 @@ void
 nat_citus_worker_coordinator_setting(bool on)
 {
 	coordinator_setting = on;
+}
+
+bool
+nat_citus_worker_coordinator_setting_now(void)
+{
+	return coordinator_setting;
+}
+
+/*
+ * A utility statement in a worker's part of a call that is not one of the
+ * coordinator's savepoints or SETs: a transaction's end or start would take
+ * what follows out of the call (Citus ends the worker's transaction only
+ * after the call's savepoint has ended, and the guard with it).
+ */
+void
+nat_citus_worker_check_utility(Node *stmt)
+{
+	TransactionStmtKind kind;
+
+	if (!IsA(stmt, TransactionStmt))
+		return;
+	kind = ((TransactionStmt *) stmt)->kind;
+	if (kind == TRANS_STMT_SAVEPOINT || kind == TRANS_STMT_RELEASE ||
+		kind == TRANS_STMT_ROLLBACK_TO)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("%s is not allowed in a tool call", GetCommandTagName(CreateCommandTag(stmt))),
+			 errdetail("The statements after it would run outside the call on this Citus worker.")));
 }
 
 /* the savepoint in which the guard began ends: so does the guard */

@@ -42,8 +42,9 @@
  *	 - geqo: never turned off; jit: never turned on (execute.c turns it off
  *	   for the call: LLVM and its compiling do not fit the memory cap).
  *	 - in a call carried to Citus workers (citus_calls.c): citus.function_
- *	   opens_transaction_block, which keeps the shard queries in the worker
- *	   transactions that hold the call's settings, never turned off; citus.max_adaptive_
+ *	   opens_transaction_block and citus.select_opens_transaction_block,
+ *	   which keep the shard queries in the worker transactions that hold the
+ *	   call's settings, never turned off; citus.max_adaptive_
  *	   executor_pool_size, the connections it opens per worker, never raised.
  *
  * A parallel worker taking its leader's values as it starts is not
@@ -117,6 +118,7 @@ static GuardedSetting guarded[] = {
 	{"jit", SETTING_NO_ENABLE, PGC_BOOL, INT_MIN},
 	{"transaction_read_only", SETTING_READ_ONLY, PGC_BOOL, INT_MIN},
 	{"citus.function_opens_transaction_block", SETTING_CITUS_KEEP_ON, PGC_BOOL, INT_MIN, true},
+	{"citus.select_opens_transaction_block", SETTING_CITUS_KEEP_ON, PGC_BOOL, INT_MIN, true},
 	{"citus.max_adaptive_executor_pool_size", SETTING_NO_RAISE, PGC_INT, INT_MIN, true},
 };
 
@@ -352,13 +354,14 @@ WRAP(19, int, check_int, assign_int)
 WRAP(20, bool, check_bool, assign_bool)
 WRAP(21, bool, check_bool, assign_bool)
 WRAP(22, bool, check_bool, assign_bool)
-WRAP(23, int, check_int, assign_int)
+WRAP(23, bool, check_bool, assign_bool)
+WRAP(24, int, check_int, assign_int)
 
 static void *const check_wrappers[] = {
 	check_0, check_1, check_2, check_3, check_4, check_5, check_6, check_7,
 	check_8, check_9, check_10, check_11, check_12, check_13, check_14,
 	check_15, check_16, check_17, check_18, check_19, check_20, check_21,
-	check_22, check_23,
+	check_22, check_23, check_24,
 };
 
 static void *const assign_wrappers[] = {
@@ -366,6 +369,7 @@ static void *const assign_wrappers[] = {
 	assign_7, assign_8, assign_9, assign_10, assign_11, assign_12, assign_13,
 	assign_14, assign_15, assign_16, assign_17, assign_18, assign_19,
 	assign_20, assign_21, assign_22, assign_23,
+	assign_24,
 };
 
 StaticAssertDecl(lengthof(check_wrappers) == lengthof(guarded) &&

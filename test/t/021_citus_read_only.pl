@@ -11,10 +11,12 @@ use File::Basename qw(dirname);
 use lib abs_path(dirname(__FILE__) . '/../perl');
 use NatCitus;
 use PostgreSQL::Test::Utils;
+use JSON::PP;
 use Test::More;
 use Time::HiRes qw(time);
 
 my $c = NatCitus->new('ro');
+my $json_text = sub { JSON::PP->new->canonical->encode($_[0]) };
 my $coord = $c->{coord};
 $coord->safe_psql(
 	'postgres', q{
@@ -120,10 +122,45 @@ for my $case (
 	is($r->{data}[0]{n}, $n, "$name: answered in a read-only call") or diag explain $r;
 }
 
+# --- 1c. ways around the workers' guard (found by review) ----------------
+$coord->safe_psql('postgres', q{
+	CREATE FUNCTION stable_runner(t int) RETURNS int STABLE LANGUAGE plpgsql
+		AS $f$ BEGIN PERFORM run_command_on_workers('INSERT INTO ro_sink VALUES (-1)'); RETURN 1; END $f$;
+});
+my $sinks = sub { join ',', map { $_->safe_psql('postgres', 'SELECT count(*) FROM ro_sink') } $c->all_nodes };
+my $sinks_before = $sinks->();
+# the call's state switched off by the agent before its writer runs
+$r = $c->call('execute_sql', $json_text->({ mode => 'multiple', max_affected => 10, sql =>
+	q{DO $d$BEGIN PERFORM count(*) FROM events; BEGIN SET LOCAL neon_ai_tools.citus_call = ''; EXCEPTION WHEN others THEN NULL; END; END$d$;
+	  SELECT sum(ro_writer(tenant_id)) AS n FROM events WHERE tenant_id = 1} }), 'agent');
+is($r->{errorType}, 'limit_exceeded', 'the call state cannot be switched off: the workers still count')
+  or diag explain $r;
+# statements smuggled behind a SET LOCAL, which Citus sends as one string
+$r = $c->call('execute_sql', $json_text->({ sql =>
+	q{DO $d$BEGIN PERFORM count(*) FROM events WHERE tenant_id = 1; EXECUTE 'SET LOCAL work_mem = ''64kB''; COMMIT; INSERT INTO ro_sink VALUES (-2)'; END$d$} }),
+	'agent');
+like($r->{error} // '', qr/must be alone in its query string/, 'a SET LOCAL with more statements in its string: refused')
+  or diag explain $r;
+# SQL run on other nodes over Citus's own connections
+$r = $c->call('execute_sql', q({"sql": "SELECT run_command_on_workers('SELECT 1')"}), 'agent');
+like($r->{error} // '', qr/run_command_on_workers.* is not allowed in a tool call/,
+	'run_command_on_workers in a writing call: refused');
+$r = $c->call('execute_sql',
+	q({"sql": "SELECT sum(stable_runner(tenant_id)) FROM events WHERE tenant_id = 1 AND id < 20"}), 'agent_ro');
+is($r->{status}, 'error', 'run_command_on_workers pushed down in a read-only call: refused');
+# shard queries out of a transaction block: turned on for the call
+my $out = $coord->safe_psql(
+	'postgres', q{
+	SET citus.select_opens_transaction_block = off;
+	SELECT ai_tool_call('execute_sql', '{"sql": "SELECT count(*) FROM events WHERE tenant_id = 37 AND id = 37 AND ro_stable_writer(tenant_id) > 0"}')->>'errorType';
+}, extra_params => [ '-U', 'agent_ro' ]);
+is($out, 'read_only_violation', 'a caller without select_opens_transaction_block: refused all the same');
+is($sinks->(), $sinks_before, 'nothing written on any node by these calls');
+
 # --- 2. the caller's transaction is as it was ----------------------------
 # workers already in the caller's transaction before the call, which is
 # carried to them by SET LOCAL inside its savepoint
-my $out = $coord->safe_psql(
+$out = $coord->safe_psql(
 	'postgres', q{
 	BEGIN;
 	SELECT count(*) FROM events;
