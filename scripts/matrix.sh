@@ -176,7 +176,7 @@ in_root() {
     " bash env -i \
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         HOME=/root TERM=dumb CI="${CI:-}" LANG=C.UTF-8 \
-        NAT_SUITE_TIMEOUT="${NAT_SUITE_TIMEOUT:-600}" \
+        NAT_SUITE_TIMEOUT="${NAT_SUITE_TIMEOUT:-1200}" \
         NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt \
         npm_config_cafile=/etc/ssl/certs/ca-certificates.crt \
         npm_config_cache=/var/cache/neon-ai-tools-npm \
