@@ -125,6 +125,7 @@ extern void nat_citus_worker_check_utility(Node *stmt);
 /* call_guard.c, for citus_worker.c */
 extern void nat_guard_begin_remote(bool read_only, TimestampTz deadline, MemoryContext cxt);
 extern bool nat_guard_remote(void);
+extern bool nat_citus_function(Oid funcid);
 extern void nat_setting_guard_begin(void);
 
 /* ---- in core/citus_settings.c: the Citus settings a call may change ---- */

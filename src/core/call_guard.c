@@ -211,7 +211,6 @@ typedef struct GuardState
 	bool		remote;			/* on a Citus worker, a coordinator's call
 								 * (citus_worker.c) */
 	TimestampTz remote_deadline;	/* ... and its deadline */
-	Oid			citus_oid;		/* ... and Citus's extension */
 } GuardState;
 
 static GuardState guard;
@@ -379,8 +378,8 @@ named_citus_shard_filter(Form_pg_proc proc)
 }
 
 /* is funcid a member of extension citus? */
-static bool
-is_citus_member(Oid funcid)
+bool
+nat_citus_function(Oid funcid)
 {
 	Oid			citus = get_extension_oid("citus", true);
 
@@ -485,7 +484,7 @@ check_function(Oid funcid)
 	/* a SET clause naming a Citus setting a call may not change */
 	nat_citus_check_proconfig(funcid, tuple);
 	ReleaseSysCache(tuple);
-	if (shard_filter && is_citus_member(funcid))
+	if (shard_filter && nat_citus_function(funcid))
 		writes = false;
 
 	if (funcid < FirstGenbkiObjectId)
@@ -493,8 +492,7 @@ check_function(Oid funcid)
 	if (session_state)
 		refuse_session_state(funcid);
 	if (guard.read_only && writes && !allowed_function(funcid) &&
-		!(guard.remote && OidIsValid(guard.citus_oid) &&
-		  getExtensionOfObject(ProcedureRelationId, funcid) == guard.citus_oid))
+		!(guard.remote && nat_citus_function(funcid)))
 		refuse_read_only(funcid);
 }
 
@@ -519,7 +517,7 @@ nat_function_may_write(Oid funcid)
 	writes = proc_may_write(proc);
 	shard_filter = writes && named_citus_shard_filter(proc);
 	ReleaseSysCache(tuple);
-	if (shard_filter && is_citus_member(funcid))
+	if (shard_filter && nat_citus_function(funcid))
 		return false;
 	return writes && !list_member_oid(resolve_allowed_functions(), funcid);
 }
@@ -1217,7 +1215,6 @@ nat_guard_begin_remote(bool read_only, TimestampTz deadline, MemoryContext cxt)
 	guard.session_user = GetSessionUserId();
 	guard.remote = true;
 	guard.remote_deadline = deadline;
-	guard.citus_oid = get_extension_oid("citus", true);
 	nat_setting_guard_begin();
 	published_state[0] = '\0';
 	guard.active = true;

@@ -67,7 +67,6 @@
  */
 #include "postgres.h"
 
-#include "commands/extension.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "parser/scansup.h"
@@ -92,7 +91,7 @@ citus_active(void)
 {
 	if (GetConfigOption("citus.propagate_set_commands", true, false) == NULL)
 		return false;
-	return OidIsValid(get_extension_oid("citus", true));
+	return nat_citus_installed();
 }
 
 /* run SQL (a DO block of SET LOCALs) through SPI */

@@ -71,10 +71,7 @@
 
 #include "access/htup_details.h"
 #include "access/parallel.h"
-#include "catalog/dependency.h"
-#include "catalog/pg_extension.h"
 #include "catalog/pg_proc.h"
-#include "commands/extension.h"
 #include "neon_ai_tools.h"
 #include "nodes/parsenodes.h"
 #include "nodes/primnodes.h"
@@ -396,8 +393,7 @@ nat_citus_check_proconfig(Oid funcid, HeapTuple proctup)
 		*eq = '\0';
 		if (!nat_citus_setting(item) || nat_citus_setting_allowed(item))
 			continue;
-		if (getExtensionOfObject(ProcedureRelationId, funcid) ==
-			get_extension_oid("citus", true))
+		if (nat_citus_function(funcid))
 			return;
 		refuse_setting(item, format_procedure(funcid));
 	}
