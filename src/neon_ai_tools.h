@@ -113,6 +113,7 @@ extern bool nat_citus_call_active(void);
 extern void nat_citus_call_abort(void);
 extern void nat_citus_call_write_limit(int64 limit);
 extern void nat_citus_call_check_utility(PlannedStmt *pstmt, const char *queryString);
+extern bool nat_citus_own_lock_switch(PlannedStmt *pstmt, const char *queryString);
 
 /* citus_worker.c */
 extern void nat_citus_worker_install(void);

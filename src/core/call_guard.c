@@ -887,6 +887,9 @@ guard_process_utility(PlannedStmt *pstmt, const char *queryString,
 								  params, queryEnv, dest, qc);
 		return;
 	}
+	/* Citus's own SETs around the locks it takes on every node */
+	if (guard.active && nat_citus_own_lock_switch(pstmt, queryString))
+		return;
 	if (guard.active)
 	{
 		Node	   *stmt = pstmt->utilityStmt;

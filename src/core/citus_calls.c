@@ -69,6 +69,8 @@
 
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "parser/parser.h"
 #include "parser/scansup.h"
 #include "neon_ai_tools.h"
 #include "utils/guc.h"
@@ -268,4 +270,75 @@ void
 nat_citus_call_abort(void)
 {
 	citus_call = false;
+}
+
+/* is stmt "SET citus.enable_ddl_propagation TO '<value>'" (not LOCAL)? */
+static bool
+is_ddl_propagation_switch(Node *stmt, const char *value)
+{
+	VariableSetStmt *vs;
+	A_Const    *arg;
+
+	if (!IsA(stmt, VariableSetStmt))
+		return false;
+	vs = (VariableSetStmt *) stmt;
+	if (vs->kind != VAR_SET_VALUE || vs->is_local || vs->name == NULL ||
+		pg_strcasecmp(vs->name, "citus.enable_ddl_propagation") != 0 ||
+		list_length(vs->args) != 1 || !IsA(linitial(vs->args), A_Const))
+		return false;
+	arg = (A_Const *) linitial(vs->args);
+	return !arg->isnull && IsA(&arg->val, String) &&
+		strcmp(strVal(&arg->val), value) == 0;
+}
+
+/*
+ * Citus takes the locks of LOCK and TRUNCATE on every node with metadata,
+ * itself included, with one string of its own (resource_lock.c,
+ * AcquireDistributedLockOnRelations_Internal()):
+ *
+ *	 SET citus.enable_ddl_propagation TO 'off'; LOCK ...; ...;
+ *	 SET citus.enable_ddl_propagation TO 'on'
+ *
+ * run here through its local executor and sent as is to the other nodes.
+ * Its two SETs are session SETs, which a call refuses (they would outlive
+ * it).  The string is recognized by its whole shape, parsed (the SETs
+ * first and last, nothing but LOCKs between), and the SET it runs now is
+ * applied here as a SET LOCAL, which ends with the call: the same effect
+ * for the lock, nothing left behind.  It is applied directly, not run
+ * through the utility hooks: Citus propagates a SET LOCAL by sending its
+ * statement's whole string to every worker connection of the transaction,
+ * and replays it on each new one, where the LOCK in it would wait for the
+ * transaction's own lock (a distributed deadlock).  Returns whether it was
+ * such a SET (then it is done).  Run by an agent, the same string changes
+ * nothing either.
+ */
+bool
+nat_citus_own_lock_switch(PlannedStmt *pstmt, const char *queryString)
+{
+	List	   *stmts;
+	VariableSetStmt *set;
+	int			i;
+
+	if (queryString == NULL ||
+		(!is_ddl_propagation_switch(pstmt->utilityStmt, "off") &&
+		 !is_ddl_propagation_switch(pstmt->utilityStmt, "on")))
+		return false;
+	if (!nat_citus_setting("citus.enable_ddl_propagation"))
+		return false;
+	stmts = raw_parser(queryString, RAW_PARSE_DEFAULT);
+	if (list_length(stmts) < 3 ||
+		!is_ddl_propagation_switch(linitial_node(RawStmt, stmts)->stmt, "off") ||
+		!is_ddl_propagation_switch(llast_node(RawStmt, stmts)->stmt, "on"))
+		return false;
+	for (i = 1; i < list_length(stmts) - 1; i++)
+	{
+		if (!IsA(list_nth_node(RawStmt, stmts, i)->stmt, LockStmt))
+			return false;
+	}
+	set = (VariableSetStmt *) pstmt->utilityStmt;
+	(void) set_config_option(set->name,
+							 strVal(&((A_Const *) linitial(set->args))->val),
+							 superuser() ? PGC_SUSET : PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_LOCAL, true, 0, false);
+	return true;
 }
