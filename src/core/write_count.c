@@ -61,12 +61,14 @@
 #include "access/htup_details.h"
 #include "access/xact.h"
 #include "executor/executor.h"
+#include "executor/spi.h"
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "nodes/execnodes.h"
 #include "nodes/parsenodes.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
+#include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
 
@@ -95,8 +97,14 @@ static struct
 								 * running */
 	int64		last_citus_rows;	/* rows counted for the last Citus
 									 * modification to finish, or -1 */
+	Node	   *citus_utility;	/* the utility statement whose Citus
+								 * tables were counted through Citus, while
+								 * it runs */
 	MemoryContext cxt;
 } writes;
+
+/* count_table_rows() counted a Citus table through Citus */
+static bool citus_counted = false;
 
 /* a Citus modification's executor run, counted when it finishes */
 typedef struct CitusRun
@@ -176,10 +184,13 @@ counted_modify_table(PlanState *pstate)
 
 	/*
 	 * A view's rows are changed by its INSTEAD OF triggers, whose own
-	 * statements are counted where they run: not twice.
+	 * statements are counted where they run: not twice.  Rows of tables in
+	 * pg_catalog are metadata, not data (Citus deletes a dropped table's
+	 * rows from its pg_dist_* tables with DELETE statements).
 	 */
 	if (counting() &&
-		mt->resultRelInfo->ri_RelationDesc->rd_rel->relkind != RELKIND_VIEW)
+		mt->resultRelInfo->ri_RelationDesc->rd_rel->relkind != RELKIND_VIEW &&
+		RelationGetNamespace(mt->resultRelInfo->ri_RelationDesc) != PG_CATALOG_NAMESPACE)
 		writes.total += (int64) done;
 	return slot;
 }
@@ -335,6 +346,7 @@ nat_writes_begin(MemoryContext cxt)
 	writes.maxwrapped = 0;
 	writes.citus_runs = NIL;
 	writes.last_citus_rows = -1;
+	writes.citus_utility = NULL;
 	writes.cxt = cxt;
 }
 
@@ -411,16 +423,63 @@ nat_writes_add(int64 rows)
 }
 
 /*
+ * The rows of a Citus table (distributed, reference or Citus local), which
+ * are in its shards, mostly on the workers: the coordinator's own table is
+ * empty.  They are counted with a query Citus runs on the shards, which
+ * needs SELECT on the table.  The shards' own TRUNCATE or DROP that Citus
+ * then runs here (the coordinator's placements) are not counted again.
+ */
+static int64
+count_citus_rows(Oid relid)
+{
+	char	   *sql;
+	int64		rows;
+	bool		isnull;
+	int			rc;
+
+	if (pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("removing or rewriting the rows of Citus table \"%s\" in a tool call needs SELECT on it",
+						get_rel_name(relid)),
+				 errdetail("Its rows are in shards on the workers; the call counts them against its write limit with a query, before they change."),
+				 errhint("Ask the database administrator for SELECT on the table, or remove its rows with delete_data.")));
+	sql = psprintf("SELECT count(*) FROM ONLY %s",
+				   quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+											  get_rel_name(relid)));
+	if ((rc = SPI_connect()) != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
+	if ((rc = SPI_execute(sql, true, 1)) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not count the rows of a Citus table: %s",
+			 SPI_result_code_string(rc));
+	rows = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
+									   SPI_tuptable->tupdesc, 1, &isnull));
+	SPI_finish();
+	pfree(sql);
+	return isnull ? 0 : rows;
+}
+
+/*
  * The rows of a table visible to the statement, counted one by one (a
  * TRUNCATE about to empty it); the call's deadline bounds the scan.
  */
 static int64
 count_table_rows(Oid relid)
 {
-	Relation	rel = table_open(relid, NoLock);
-	Snapshot	snapshot = RegisterSnapshot(GetTransactionSnapshot());
+	Relation	rel;
+	Snapshot	snapshot;
 	SysScanDesc scan;
 	int64		rows = 0;
+
+	if (!nat_guard_remote() && nat_citus_table_kind(relid) != NAT_CITUS_NONE)
+	{
+		citus_counted = true;
+		return count_citus_rows(relid);
+	}
+	if (writes.citus_utility != NULL && OidIsValid(nat_citus_shard_parent(relid)))
+		return 0;				/* counted with its table, above */
+	rel = table_open(relid, NoLock);
+	snapshot = RegisterSnapshot(GetTransactionSnapshot());
 
 	/* a plain sequential scan (systable_beginscan's is the same on 15 to 19) */
 	scan = systable_beginscan(rel, InvalidOid, false, snapshot, 0, NULL);
@@ -612,6 +671,7 @@ nat_writes_utility_before(Node *stmt)
 
 	if (!counting())
 		return;
+	citus_counted = false;
 	if (IsA(stmt, TruncateStmt))
 		count_truncate((TruncateStmt *) stmt);
 	else if (IsA(stmt, DropStmt))
@@ -644,6 +704,8 @@ nat_writes_utility_before(Node *stmt)
 			}
 		}
 	}
+	if (citus_counted && writes.citus_utility == NULL)
+		writes.citus_utility = stmt;
 	if (rows > 0)
 		nat_writes_add(rows);
 }
@@ -661,6 +723,8 @@ nat_writes_utility_after(Node *stmt)
 
 	if (!counting())
 		return;
+	if (stmt == writes.citus_utility)
+		writes.citus_utility = NULL;
 	if (IsA(stmt, CreateTableAsStmt))
 		rv = ((CreateTableAsStmt *) stmt)->into->rel;
 	else if (IsA(stmt, RefreshMatViewStmt))
