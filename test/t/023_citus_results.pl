@@ -199,5 +199,90 @@ cmp_ok(scalar(@ids), '>', 100, scalar(@ids) . ' rows before the byte cap');
 is_deeply(\@ids, [ reverse((30001 - @ids) .. 30000) ],
 	'they are the highest ids, in descending order');
 
+# 5. TRUNCATE, LOCK, DROP TABLE and ALTER TABLE ... TYPE of Citus tables in
+# a writing call.  Citus locks the tables on every node with a string of its
+# own that turns DDL propagation off and on with session SETs, which a call
+# refused: TRUNCATE and LOCK failed.  And their rows are in the shards: the
+# coordinator's own table is empty, so they counted 0 against the limit.
+$coord->safe_psql(
+	'postgres', q{
+	CREATE TABLE tr_d (tenant_id int, v int);
+	SELECT create_distributed_table('tr_d', 'tenant_id');
+	INSERT INTO tr_d SELECT g, g FROM generate_series(1, 300) g;
+	CREATE TABLE tr_r (id int PRIMARY KEY);
+	SELECT create_reference_table('tr_r');
+	INSERT INTO tr_r SELECT generate_series(1, 40);
+	CREATE TABLE tr_l (id int PRIMARY KEY);
+	SELECT citus_add_local_table_to_metadata('tr_l');
+	INSERT INTO tr_l SELECT generate_series(1, 7);
+	CREATE TABLE tr_nosel (tenant_id int);
+	SELECT create_distributed_table('tr_nosel', 'tenant_id');
+	INSERT INTO tr_nosel SELECT generate_series(1, 5);
+	CREATE TABLE tr_own (tenant_id int, v int);
+	SELECT create_distributed_table('tr_own', 'tenant_id');
+	INSERT INTO tr_own SELECT g, g FROM generate_series(1, 30) g;
+	ALTER TABLE tr_own OWNER TO agent;
+	GRANT SELECT, TRUNCATE ON tr_d, tr_r, tr_l TO agent;
+	GRANT TRUNCATE ON tr_nosel TO agent;
+});
+sub count_of { $coord->safe_psql('postgres', "SELECT count(*) FROM $_[0]") }
+
+$r = $c->call('execute_sql', '{"sql": "TRUNCATE tr_d", "max_affected": 100}');
+is($r->{errorType}, 'limit_exceeded',
+	'TRUNCATE of a distributed table of 300 rows, max_affected 100: limit_exceeded')
+  or diag(encode_json($r));
+like($r->{error}, qr/300 rows/, 'the count is the rows in its shards');
+is(count_of('tr_d'), '300', 'nothing was removed');
+
+$r = $c->call('execute_sql', '{"sql": "LOCK TABLE tr_d IN SHARE MODE"}');
+ok($r->{success}, 'LOCK TABLE of a distributed table in a writing call works')
+  or diag(encode_json($r));
+$r = $c->call('execute_sql', '{"sql": "LOCK TABLE tr_d IN SHARE MODE", "read_only": true}');
+is($r->{errorType}, 'read_only_violation', 'and is refused in a read-only call');
+
+my $out = $coord->safe_psql(
+	'postgres', q{
+	SET ROLE agent;
+	SELECT ai_tool_call('execute_sql', '{"sql": "TRUNCATE tr_d"}')::jsonb ->> 'affectedRows';
+	SHOW citus.enable_ddl_propagation;
+	SELECT ai_tool_call('execute_sql', '{"sql": "TRUNCATE tr_r, tr_l"}')::jsonb ->> 'affectedRows';
+	SHOW citus.enable_ddl_propagation;});
+is($out, "300\non\n47\non",
+	'TRUNCATE of distributed, reference and Citus local tables: affectedRows 300, then 40 + 7, and the session keeps DDL propagation on');
+is(count_of('tr_d') . ',' . count_of('tr_r') . ',' . count_of('tr_l'), '0,0,0',
+	'the tables are empty');
+
+# Citus sends its lock string once to each worker: not again on every
+# connection, as it would a propagated SET LOCAL (its LOCK then waited
+# for the transaction's own lock: a distributed deadlock)
+$coord->safe_psql('postgres', 'INSERT INTO tr_d SELECT g, g FROM generate_series(1, 300) g');
+my ($lock_out, $lock_err);
+$coord->psql(
+	'postgres', q{
+	SET citus.log_remote_commands = on;
+	SET ROLE agent;
+	SELECT ai_tool_call('execute_sql', '{"sql": "TRUNCATE tr_d"}')::jsonb ->> 'affectedRows';},
+	stdout => \$lock_out, stderr => \$lock_err, on_error_die => 1);
+is($lock_out, '300', 'TRUNCATE again: affectedRows 300');
+my $lock_sends = () = $lock_err =~ /^LOCK public\.tr_d IN ACCESS EXCLUSIVE MODE;$/mg;
+is($lock_sends, 2, "Citus's lock string went to each of the two workers once");
+
+$r = $c->call('execute_sql', '{"sql": "TRUNCATE tr_nosel"}');
+is($r->{errorType}, 'permission_denied',
+	'TRUNCATE of a Citus table the role may not SELECT from: refused (its rows cannot be counted)');
+like($r->{error}, qr/needs SELECT on it/, 'the message says what it needs');
+is(count_of('tr_nosel'), '5', 'nothing was removed');
+
+$r = $c->call('execute_sql', '{"sql": "ALTER TABLE tr_own ALTER COLUMN v TYPE bigint"}');
+is($r->{affectedRows}, 30,
+	'ALTER TABLE ... TYPE of a distributed table: affectedRows is its 30 rows')
+  or diag(encode_json($r));
+$r = $c->call('execute_sql', '{"sql": "DROP TABLE tr_own", "max_affected": 29}');
+is($r->{errorType}, 'limit_exceeded', 'DROP TABLE of 30 rows, max_affected 29: limit_exceeded');
+$r = $c->call('execute_sql', '{"sql": "DROP TABLE tr_own"}');
+is($r->{affectedRows}, 30,
+	"DROP TABLE of a distributed table: affectedRows 30 (not Citus's own metadata rows)")
+  or diag(encode_json($r));
+
 $c->stop;
 done_testing();
