@@ -52,6 +52,8 @@
 static TimeoutId call_timeout_id = MAX_TIMEOUTS;	/* not registered yet */
 static volatile sig_atomic_t call_timeout_fired = false;
 static volatile sig_atomic_t call_timeout_killed = false;
+/* a cancel of ours was taken (ProcessInterrupts() cleared it) and the call went on */
+static volatile sig_atomic_t call_cancel_taken = false;
 static TimestampTz call_deadline = 0;
 static int	call_timeout_ms = 0;
 
@@ -65,12 +67,22 @@ static ErrorContextCallback deadline_context;
 static void
 call_timeout_handler(void)
 {
+	/*
+	 * Fired before and no cancel pending: the last one was taken, and the
+	 * code went on.  One still pending was not taken: the code has not
+	 * reached a CHECK_FOR_INTERRUPTS() since (a long step that checks for
+	 * none, or a backend the machine had no time to run), and the cancel
+	 * will stop it there; that is not code that caught it.
+	 */
+	if (call_timeout_fired && !QueryCancelPending)
+		call_cancel_taken = true;
 	call_timeout_fired = true;
 	if (!proc_exit_inprogress)
 	{
 		InterruptPending = true;
 		QueryCancelPending = true;
-		if (GetCurrentTimestamp() >=
+		if (call_cancel_taken &&
+			GetCurrentTimestamp() >=
 			TimestampTzPlusMilliseconds(call_deadline, NAT_DEADLINE_KILL_MS))
 		{
 			call_timeout_killed = true;
@@ -99,7 +111,9 @@ nat_deadline_check(void)
 	if (!call_timeout_fired &&
 		!(deadline_by_clock && GetCurrentTimestamp() >= call_deadline))
 		return;
-	if (GetCurrentTimestamp() >=
+	/* past the grace, code that took the cancel and went on ends the backend */
+	if ((call_cancel_taken || deadline_by_clock) &&
+		GetCurrentTimestamp() >=
 		TimestampTzPlusMilliseconds(call_deadline, NAT_DEADLINE_GRACE_MS))
 		ereport(FATAL,
 				(errcode(ERRCODE_QUERY_CANCELED),
@@ -125,6 +139,7 @@ nat_timer_arm(int timeout_ms)
 
 	call_timeout_fired = false;
 	call_timeout_killed = false;
+	call_cancel_taken = false;
 	call_timeout_ms = timeout_ms;
 	fin = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), timeout_ms);
 	call_deadline = fin;

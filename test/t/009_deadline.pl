@@ -91,6 +91,39 @@ cmp_ok($secs, '<', $prompt_bound, sprintf('... promptly (%.2f s)', $secs));
 is($out, 'timeout', 'statements after the deadline are refused');
 cmp_ok($secs, '<', $prompt_bound, sprintf('... promptly (%.2f s)', $secs));
 
+# 6. a backend the machine could not run at its deadline (on a loaded CI
+# machine, a call stuck in a step that checks for no interrupt): it took
+# no cancel, so it has caught none, and it must answer timeout when it
+# runs again, not lose its session.  Stopped (SIGSTOP) before its 2 s
+# deadline and let go 3 s later, past the deadline and the 800 ms after
+# which code that took its cancel and went on is ended.
+{
+	my ($o, $e) = ('', '');
+	my $t0 = time;
+	my $h = IPC::Run::start(
+		[ 'psql', '-X', '-At', '-d', $node->connstr('postgres'), '-c',
+			call_sql(2000, 'SELECT pg_sleep(8)') . '; SELECT 1' ],
+		'>', \$o, '2>', \$e);
+	my $pid = '';
+	while (!$pid && time - $t0 < 10)
+	{
+		$pid = $node->safe_psql('postgres',
+			q{SELECT pid FROM pg_stat_activity WHERE query LIKE '%pg_sleep(8)%' AND pid <> pg_backend_pid() AND state = 'active'});
+	}
+	my $stopped_at = time - $t0;
+	kill 'STOP', $pid;
+	cmp_ok($stopped_at, '<', 1.8,
+		sprintf('6. the call was stopped before its deadline (%.2f s)', $stopped_at));
+	select(undef, undef, undef, 3.0);
+	kill 'CONT', $pid;
+	$h->finish;
+	chomp $o;
+	is($o, "timeout\n1",
+		'a call that could not run at its deadline answers timeout when it runs again, and the session goes on')
+	  or diag($e);
+	unlike($e, qr/FATAL/, '... no FATAL');
+}
+
 # the cluster never restarted, and the bystander's query completed
 like($bystander->query_safe('SELECT 1'), qr/1$/, 'the bystander session is alive');
 $bystander->quit;
