@@ -717,8 +717,10 @@ extern void nat_deparse_param(StringInfo buf, int paramno);
 extern void nat_deparse_limit_offset(StringInfo buf, QueryParams *params,
 									 int64 max_rows, int64 offset);
 extern List *nat_deparse_column_list(StringInfo buf, Oid relid,
-									 JsonbValue *columns, const char *path);
+									 JsonbValue *columns, const char *path,
+									 int *omitted);
 extern List *nat_relation_columns(Oid relid);
+extern List *nat_readable_columns(Oid relid, int *omitted);
 extern Oid	nat_lookup_operator(const char *opname, Oid ltype, Oid rtype,
 								const char *path);
 
