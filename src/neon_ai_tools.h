@@ -758,6 +758,7 @@ extern void nat_push_int(NatJsonb *state, const char *key, int64 value);
 extern void nat_push_string_array(NatJsonb *state, const char *key, List *values);
 extern void nat_push_jsonb(NatJsonb *state, const char *key, Jsonb *value);
 extern ColumnOutput *nat_prepare_columns(TupleDesc tupdesc, MemoryContext cxt);
+extern bool nat_column_is_json(const ColumnOutput *col);
 extern bool nat_datum_to_jsonb_value(ColumnOutput *col, Datum value,
 									 bool isnull, Size budget,
 									 JsonbValue *out, Size *size,

@@ -531,6 +531,16 @@ nat_prepare_columns(TupleDesc tupdesc, MemoryContext cxt)
 }
 
 /*
+ * Does the column hold json or jsonb (a domain over them too), whose
+ * values are JSON text in the text formats, strings quoted?
+ */
+bool
+nat_column_is_json(const ColumnOutput *col)
+{
+	return col->category == OUT_JSONB || col->json;
+}
+
+/*
  * Convert one column value into *out, ready to be pushed, if it fits in
  * budget bytes of the answer rendered as JSON text; *size is what it adds
  * (its key included).  A value that does not fit is never converted

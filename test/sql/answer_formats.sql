@@ -79,6 +79,28 @@ SELECT count(*) AS csv_rows_parsed
 FROM regexp_split_to_table((SELECT call('select_query', '{"table": "words", "format": "csv", "columns": ["id"]}') ->> 'data_text'), E'\n') AS l
 WHERE l ~ '^[0-9]+$';
 
+-- every type in the text formats (issue 32, item 7): a value the json
+-- format answers as a string is written as that string, without JSON
+-- quotes (uuid, enum, interval, inet, bytea, time, money, ...); numbers
+-- and booleans as JSON writes them; arrays and records as their JSON text;
+-- json and jsonb columns as their JSON text, a string scalar quoted
+SELECT col ->> 'name' AS name, cells[n] AS markdown, r -> (col ->> 'name') AS json,
+       cells[n] = CASE WHEN jsonb_typeof(r -> (col ->> 'name')) = 'string' AND col ->> 'type' NOT IN ('json', 'jsonb')
+                       THEN r ->> (col ->> 'name') ELSE (r -> (col ->> 'name'))::text END AS as_text
+FROM (SELECT a -> 'data' -> 0 AS r, a -> 'columns' AS cols
+      FROM call('select_query', '{"table": "every", "where": {"id": 1}}') AS a) j,
+     (SELECT string_to_array(substr(l, 3, length(l) - 4), ' | ') AS cells
+      FROM call('select_query', '{"table": "every", "where": {"id": 1}, "format": "markdown"}') AS a,
+           split_part(a ->> 'data_text', E'\n', 3) AS l) m,
+     jsonb_array_elements(cols) WITH ORDINALITY AS x(col, n)
+ORDER BY n;
+SELECT split_part(a ->> 'data_text', E'\n', 2) AS csv
+FROM call('select_query', '{"table": "every", "where": {"id": 1}, "format": "csv"}') AS a;
+SELECT split_part(a ->> 'data_text', E'\n', 3) AS markdown
+FROM call('select_query', '{"table": "every", "where": {"id": 2}, "format": "markdown"}') AS a;
+-- a json or jsonb string scalar, and the same string in a text column
+SELECT call('execute_sql', '{"sql": "SELECT $$\"s\"$$::jsonb AS jb, $$\"s\"$$::json AS js, $$s$$::text AS t, $$a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11$$::uuid AS u, ARRAY[$$a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11$$::uuid] AS ua", "format": "csv"}') ->> 'data_text' AS csv;
+
 -- no rows: the header alone; a write's RETURNING rows in each format
 SELECT call('select_query', '{"table": "words", "where": {"id": 0}, "format": "csv"}') ->> 'data_text' AS header_only;
 SELECT call('update_data', '{"table": "words", "where": {"id": 1}, "set": {"n": 9}, "returning": ["id", "n"], "format": "columnar"}') - 'query' AS answer;
