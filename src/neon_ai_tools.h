@@ -822,7 +822,8 @@ typedef struct RowResult
 	int64		received;		/* rows the statement returned, answered or
 								 * not (past the caps, or only counted) */
 	bool		truncated;
-	const char *truncation_reason;	/* "row_limit" or "byte_limit" */
+	const char *truncation_reason;	/* "row_limit", "byte_limit" or
+									 * "memory_limit" */
 	int64		truncation_limit;
 	const char *oversized_column;	/* alone past the byte cap, first row */
 } RowResult;

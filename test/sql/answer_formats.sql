@@ -132,7 +132,11 @@ SELECT call('select_query', '{"table": "words", "format": 1}') ->> 'error' AS er
 SELECT call('describe_table', '{"table": "words", "format": "csv"}') ->> 'errorType' AS error_type;
 
 -- the byte cap counts the rendered form of each format: each stays under
--- it, and the smaller forms carry more rows
+-- it, and the smaller forms carry more rows.  Narrow rows in json and
+-- columnar weigh more in memory than as text, so the memory the rows may
+-- take while the answer is built (8 times the cap) stops them first, and
+-- truncation says so (issue 32, item 7): a columnar row weighs about half
+-- a json row, so it carries about twice the rows
 CREATE TABLE wide (id int PRIMARY KEY, label text, amount numeric);
 INSERT INTO wide SELECT g, 'label number ' || g, g * 1.25 FROM generate_series(1, 300) g;
 SET neon_ai_tools.max_response_bytes = 4096;
@@ -142,6 +146,23 @@ SELECT f AS format, a -> 'rowCount' AS row_count, a -> 'truncated' AS truncated,
             ELSE octet_length((a -> 'data')::text) END <= 4096 AS within_cap
 FROM unnest(ARRAY['json', 'columnar', 'csv', 'markdown']) AS f,
      call('select_query', jsonb_build_object('table', 'wide', 'order_by', 'id', 'format', f)) AS a;
+SELECT a ->> 'warning' AS warning
+FROM call('select_query', '{"table": "wide", "order_by": "id", "format": "columnar", "columns": "id"}') AS a;
+-- rows wide enough to be stopped by the cap: each format fills it, counted
+-- as it writes its rows (integers as their digits, one separator between
+-- values), with no room left for one more row
+CREATE TABLE filled (id int PRIMARY KEY, n bigint, t text);
+INSERT INTO filled SELECT g, g * 1000, repeat('x', 150) FROM generate_series(1, 300) g;
+SELECT format, row_count, truncation, bytes <= 4096 AS within_cap,
+       bytes + bytes / row_count > 4096 - header AS no_room_for_one_more
+FROM (SELECT f AS format, (a -> 'rowCount')::int AS row_count, a -> 'truncation' AS truncation,
+             CASE WHEN f IN ('csv', 'markdown') THEN octet_length(to_jsonb(a ->> 'data_text')::text)
+                  ELSE octet_length((a -> 'data')::text) END AS bytes,
+             -- the columns header counts too: its names and 64 bytes a
+             -- column, and the text formats' header line
+             2 + 4 + 3 * 64 + CASE WHEN f IN ('csv', 'markdown') THEN 4 + 3 * 8 ELSE 0 END AS header
+      FROM unnest(ARRAY['json', 'columnar', 'csv', 'markdown']) AS f,
+           call('select_query', jsonb_build_object('table', 'filled', 'order_by', 'id', 'format', f)) AS a) x;
 -- a value alone past the cap: named, in every format
 INSERT INTO wide VALUES (0, repeat('x', 5000), 0);
 SELECT f AS format, a -> 'rowCount' AS row_count, a ->> 'warning' LIKE '%column "label"%' AS names_column
