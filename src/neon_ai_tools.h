@@ -718,8 +718,10 @@ extern void nat_deparse_param(StringInfo buf, int paramno);
 extern void nat_deparse_limit_offset(StringInfo buf, QueryParams *params,
 									 int64 max_rows, int64 offset);
 extern List *nat_deparse_column_list(StringInfo buf, Oid relid,
-									 JsonbValue *columns, const char *path);
+									 JsonbValue *columns, const char *path,
+									 int *omitted);
 extern List *nat_relation_columns(Oid relid);
+extern List *nat_readable_columns(Oid relid, int *omitted);
 extern Oid	nat_lookup_operator(const char *opname, Oid ltype, Oid rtype,
 								const char *path);
 
@@ -757,6 +759,7 @@ extern void nat_push_int(NatJsonb *state, const char *key, int64 value);
 extern void nat_push_string_array(NatJsonb *state, const char *key, List *values);
 extern void nat_push_jsonb(NatJsonb *state, const char *key, Jsonb *value);
 extern ColumnOutput *nat_prepare_columns(TupleDesc tupdesc, MemoryContext cxt);
+extern bool nat_column_is_json(const ColumnOutput *col);
 extern bool nat_datum_to_jsonb_value(ColumnOutput *col, Datum value,
 									 bool isnull, Size budget,
 									 JsonbValue *out, Size *size,
@@ -820,7 +823,8 @@ typedef struct RowResult
 	int64		received;		/* rows the statement returned, answered or
 								 * not (past the caps, or only counted) */
 	bool		truncated;
-	const char *truncation_reason;	/* "row_limit" or "byte_limit" */
+	const char *truncation_reason;	/* "row_limit", "byte_limit" or
+									 * "memory_limit" */
 	int64		truncation_limit;
 	const char *oversized_column;	/* alone past the byte cap, first row */
 } RowResult;

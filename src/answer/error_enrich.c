@@ -8,8 +8,8 @@
  * nat_enrich_error() merges, in this order:
  *
  *	 1. what a PostgreSQL error names in its ErrorData fields (schema,
- *		table, column, constraint, data type) or what the extension's own
- *		error carries;
+ *		table, column, constraint, data type; the dependent objects a
+ *		2BP01's DETAIL lists) or what the extension's own error carries;
  *	 2. what the catalog says about a constraint violation (its columns,
  *		the referencing table: errors.c), and core's "Perhaps you meant"
  *		hint when it may be shown;
@@ -129,6 +129,50 @@ names_of_edata(ErrorData *edata, ToolCall *call, List **affected)
 		*affected = lappend(*affected, pstrdup(edata->datatype_name));
 }
 
+/* a DETAIL line longer than this is not one of PostgreSQL's object lines */
+#define DETAIL_LINE_MAX		1024
+/* at most this many dependencies are taken from a DETAIL */
+#define DETAIL_DEPENDENCIES_MAX 20
+
+/*
+ * The dependent objects of a 2BP01 (DROP without CASCADE), as its DETAIL
+ * describes them, one line each: "constraint c on table t depends on
+ * table p", "view v depends on table p" give "constraint c on table t"
+ * and "view v".  PostgreSQL wrote the DETAIL for the role's own statement
+ * and the answer shows it anyway; these are bounded in count (the DETAIL
+ * keeps the rest) and clipped by merge_names().  Other lines ("and 3
+ * other objects (see server log for list)", DROP ROLE's "owner of ...", a
+ * DETAIL in another language) give nothing.
+ */
+static List *
+dependencies_of_detail(const char *detail)
+{
+	static const char sep[] = " depends on ";
+	List	   *names = NIL;
+	const char *line = detail;
+
+	while (line != NULL && *line != '\0' &&
+		   list_length(names) < DETAIL_DEPENDENCIES_MAX)
+	{
+		const char *end = strchr(line, '\n');
+		size_t		len = end ? (size_t) (end - line) : strlen(line);
+
+		if (len <= DETAIL_LINE_MAX)
+		{
+			char	   *object = pnstrdup(line, len);
+			char	   *at = strstr(object, sep);
+
+			if (at != NULL && at > object && at[sizeof(sep) - 1] != '\0')
+			{
+				*at = '\0';
+				names = lappend(names, object);
+			}
+		}
+		line = end ? end + 1 : NULL;
+	}
+	return names;
+}
+
 /*
  * Fill *en from what is known about an error (see the file comment).
  * The extension's own errors (facts->err) keep their category and fields;
@@ -157,6 +201,10 @@ nat_enrich_error(const ErrorFacts *facts, ErrorEnrichment *en)
 	else if (edata)
 	{
 		names_of_edata(edata, call, &en->affected_resources);
+		if (edata->sqlerrcode == ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST &&
+			edata->detail != NULL)
+			merge_names(&en->dependencies,
+						dependencies_of_detail(edata->detail), NULL);
 		if (call &&
 			ERRCODE_TO_CATEGORY(edata->sqlerrcode) == ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION)
 			nat_explain_constraint_error(edata, call, &en->affected_resources,

@@ -146,12 +146,15 @@ append_cell(StringInfo buf, int format, int i, const char *s, Size len,
 
 /*
  * The text of a converted value: a string as it is, a number or a boolean
- * as JSON writes it, a container (json, arrays, records) as its JSON text.
+ * as JSON writes it, a container (arrays, records) as its JSON text, and a
+ * json or jsonb value (json_text) as its JSON text whatever it holds.
  */
 static void
-append_value_cell(StringInfo buf, int format, int i, JsonbValue *v)
+append_value_cell(StringInfo buf, int format, int i, JsonbValue *v,
+				  bool json_text)
 {
 	char	   *s;
+	JsonbValue	scalar;
 
 	switch (v->type)
 	{
@@ -169,6 +172,19 @@ append_value_cell(StringInfo buf, int format, int i, JsonbValue *v)
 			s = v->val.boolean ? "true" : "false";
 			break;
 		case jbvBinary:
+
+			/*
+			 * to_jsonb() of a uuid, an enum, an interval, an inet, a bytea
+			 * ... is a scalar container, not a string: written as its JSON
+			 * text it would keep the JSON quotes ("a0eebc99-..."), so it is
+			 * written as the scalar it holds.
+			 */
+			if (!json_text && JsonContainerIsScalar(v->val.binary.data) &&
+				JsonbExtractScalar(v->val.binary.data, &scalar))
+			{
+				append_value_cell(buf, format, i, &scalar, false);
+				return;
+			}
 			s = JsonbToCString(NULL, v->val.binary.data, v->val.binary.len);
 			break;
 		default:
@@ -233,7 +249,7 @@ nat_format_text_row(int format, ColumnOutput *cols, int ncols,
 			MemoryContextReset(scratch);
 			return false;
 		}
-		append_value_cell(&line, format, i, &v);
+		append_value_cell(&line, format, i, &v, nat_column_is_json(&cols[i]));
 	}
 	appendStringInfoChar(&line, '\n');
 	*size = nat_json_string_size(line.data, line.len) - 2;	/* no quotes */

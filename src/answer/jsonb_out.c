@@ -244,6 +244,23 @@ nat_json_string_size(const char *s, Size len)
 }
 
 /*
+ * The digits (and sign) of an integer, as the answer writes it.
+ */
+static Size
+int64_rendered_size(int64 n)
+{
+	uint64		magnitude = n < 0 ? -(uint64) n : (uint64) n;
+	Size		size = n < 0 ? 2 : 1;
+
+	while (magnitude >= 10)
+	{
+		magnitude /= 10;
+		size++;
+	}
+	return size;
+}
+
+/*
  * The size of a numeric rendered as JSON.  Its stored size says little:
  * 1e1000 takes a few bytes and renders as 1001 digits.
  */
@@ -531,6 +548,16 @@ nat_prepare_columns(TupleDesc tupdesc, MemoryContext cxt)
 }
 
 /*
+ * Does the column hold json or jsonb (a domain over them too), whose
+ * values are JSON text in the text formats, strings quoted?
+ */
+bool
+nat_column_is_json(const ColumnOutput *col)
+{
+	return col->category == OUT_JSONB || col->json;
+}
+
+/*
  * Convert one column value into *out, ready to be pushed, if it fits in
  * budget bytes of the answer rendered as JSON text; *size is what it adds
  * (its key included).  A value that does not fit is never converted
@@ -569,13 +596,17 @@ nat_datum_to_jsonb_value(ColumnOutput *col, Datum value, bool isnull,
 		case OUT_INT2:
 		case OUT_INT4:
 		case OUT_INT8:
-			v.type = jbvNumeric;
-			v.val.numeric = int64_to_numeric(col->category == OUT_INT2 ? DatumGetInt16(value) :
-											 col->category == OUT_INT4 ? DatumGetInt32(value) :
-											 DatumGetInt64(value));
-			*size += 20;
-			*memory += VARSIZE(v.val.numeric) + NAT_CHUNK_OVERHEAD;
-			break;
+			{
+				int64		n = col->category == OUT_INT2 ? DatumGetInt16(value) :
+					col->category == OUT_INT4 ? DatumGetInt32(value) :
+					DatumGetInt64(value);
+
+				v.type = jbvNumeric;
+				v.val.numeric = int64_to_numeric(n);
+				*size += int64_rendered_size(n);
+				*memory += VARSIZE(v.val.numeric) + NAT_CHUNK_OVERHEAD;
+				break;
+			}
 		case OUT_NUMERIC:
 			{
 				Numeric		n = DatumGetNumericCopy(value);

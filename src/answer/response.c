@@ -220,15 +220,26 @@ nat_response_rows(ToolCall *call, RowResult *result)
 		nat_push_string(state, "next", next);
 	if (result->truncated)
 	{
-		const char *what = strcmp(result->truncation_reason, "row_limit") == 0 ?
-			"rows" : "bytes";
+		const char *what;
 
+		if (strcmp(result->truncation_reason, "row_limit") == 0)
+			what = psprintf("the row limit of " INT64_FORMAT " rows was reached",
+							result->truncation_limit);
+		else if (strcmp(result->truncation_reason, "byte_limit") == 0)
+			what = psprintf("the byte limit of " INT64_FORMAT " bytes was reached",
+							result->truncation_limit);
+		else
+
+			/*
+			 * Narrow rows weigh more in memory than as text, before the
+			 * answer is serialized; text formats weigh what they count.
+			 */
+			what = psprintf("the rows reached the memory an answer may hold while it is built (" INT64_FORMAT " bytes) before the byte limit; format csv carries more narrow rows in one answer",
+							result->truncation_limit);
 		push_truncation(state, result->truncation_reason, result->truncation_limit);
 		add_warning(call,
-					psprintf("Result truncated to the first " INT64_FORMAT " rows: the %s limit of " INT64_FORMAT " %s was reached. More rows match; %s",
-							 result->row_count,
-							 strcmp(what, "rows") == 0 ? "row" : "byte",
-							 result->truncation_limit, what,
+					psprintf("Result truncated to the first " INT64_FORMAT " rows: %s. More rows match; %s",
+							 result->row_count, what,
 							 next ? "to continue after the last row, repeat the call with \"next\" set to this answer's next." :
 							 !nat_tool_has_param(call->tool, "offset") ?
 							 "narrow the query, select fewer columns, or page with ORDER BY ... LIMIT ... OFFSET." :

@@ -23,10 +23,12 @@
  *
  * Until the answer is serialized, each row is a tree of JsonbValues, which
  * for narrow rows weighs much more than its text ({"n": 1} is 8 bytes of
- * text and some 400 bytes of tree).  So the cap also stops the rows when
+ * text and some 400 bytes of tree; a columnar row weighs about half a json
+ * row, its elements having no keys).  So the cap also stops the rows when
  * their estimated memory passes ANSWER_MEMORY_FACTOR times the byte cap:
  * whatever the rows, the answer's memory stays a fixed multiple of
- * max_response_bytes.
+ * max_response_bytes.  The answer says which of the two stopped them
+ * (truncation.reason byte_limit or memory_limit).
  *
  * IDENTIFICATION
  *		  src/answer/row_sink.c
@@ -55,6 +57,9 @@
 #define HEADER_BYTES_PER_COLUMN 64
 #define HEADER_MEMORY_PER_COLUMN 1024
 
+/* a row container's parse state in memory (a 64-byte chunk) */
+#define ROW_STATE_MEMORY (64 + NAT_CHUNK_OVERHEAD)
+
 typedef struct RowSink
 {
 	DestReceiver pub;			/* must be first */
@@ -76,6 +81,7 @@ typedef struct RowSink
 								 * keyset sort keys (continuation.c), a
 								 * write's count column */
 	bool		count_only;		/* every column hidden: rows only counted */
+	Size		row_memory;		/* json, columnar: a row's container */
 } RowSink;
 
 static void
@@ -85,6 +91,49 @@ mark_truncated(RowSink *sink, const char *reason, int64 limit)
 	sink->result->truncated = true;
 	sink->result->truncation_reason = reason;
 	sink->result->truncation_limit = limit;
+}
+
+/* the memory the rows may hold */
+static int64
+memory_cap(RowSink *sink)
+{
+	return ANSWER_MEMORY_FACTOR * sink->caps.max_bytes;
+}
+
+/*
+ * What palloc takes for n bytes: a power of two (at least 8) up to 8 kB,
+ * and its chunk header.
+ */
+static Size
+chunk_memory(Size n)
+{
+	Size		chunk = 8;
+
+	if (n > 8192)
+		return n + NAT_CHUNK_OVERHEAD;
+	while (chunk < n)
+		chunk <<= 1;
+	return chunk + NAT_CHUNK_OVERHEAD;
+}
+
+/*
+ * One row's container in memory, as pushJsonbValue() builds it: its parse
+ * state, its pairs (json: a key and a value each) or elements (columnar:
+ * a value each), allocated four at first and doubled, and its place in
+ * "data" (an array doubled too, so up to two values a row).  The values'
+ * own memory is nat_datum_to_jsonb_value()'s.
+ */
+static Size
+row_container_memory(int format, int natts)
+{
+	Size		slot = format == NAT_FORMAT_COLUMNAR ?
+		sizeof(JsonbValue) : sizeof(JsonbPair);
+	int			capacity = 4;
+
+	while (capacity < natts)
+		capacity *= 2;
+	return ROW_STATE_MEMORY + chunk_memory(capacity * slot) +
+		2 * sizeof(JsonbValue);
 }
 
 /*
@@ -136,10 +185,14 @@ sink_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
 		for (i = 0; i < natts; i++)
 			header_bytes += strlen(NameStr(TupleDescAttr(typeinfo, i)->attname)) + 8;
 	header_memory = natts * HEADER_MEMORY_PER_COLUMN;
-	if (call->row_bytes + header_bytes > sink->caps.max_bytes ||
-		call->row_memory + header_memory > ANSWER_MEMORY_FACTOR * sink->caps.max_bytes)
+	if (call->row_bytes + header_bytes > sink->caps.max_bytes)
 	{
 		mark_truncated(sink, "byte_limit", sink->caps.max_bytes);
+		return;
+	}
+	if (call->row_memory + header_memory > memory_cap(sink))
+	{
+		mark_truncated(sink, "memory_limit", memory_cap(sink));
 		return;
 	}
 	call->row_bytes += header_bytes;
@@ -151,6 +204,7 @@ sink_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
 	sink->ncols = natts;
 	sink->cols = nat_prepare_columns(sink->tupdesc, call->cxt);
 	sink->values = palloc(sizeof(JsonbValue) * Max(sink->ncols, 1));
+	sink->row_memory = row_container_memory(sink->format, sink->ncols);
 
 	nat_response_columns(call, sink->cols, sink->ncols);
 	if (NAT_FORMAT_IS_TEXT(sink->format))
@@ -206,16 +260,24 @@ add_text_row(RowSink *sink, TupleTableSlot *slot, Size budget)
 	ToolCall   *call = sink->call;
 	Size		size;
 	const char *oversized;
+	int			before = sink->text->len;
 
 	slot_getallattrs(slot);
 	if (!nat_format_text_row(sink->format, sink->cols, sink->ncols,
 							 slot->tts_values, slot->tts_isnull, budget,
-							 sink->text, sink->scratch, &size, &oversized) ||
-		call->row_memory + size > ANSWER_MEMORY_FACTOR * sink->caps.max_bytes)
+							 sink->text, sink->scratch, &size, &oversized))
 	{
 		mark_truncated(sink, "byte_limit", sink->caps.max_bytes);
 		if (sink->result->row_count == 0)
 			sink->result->oversized_column = oversized;
+		return;
+	}
+	/* text weighs what it counts, but the headers' memory came first */
+	if (call->row_memory + size > memory_cap(sink))
+	{
+		sink->text->len = before;	/* the line is not answered */
+		sink->text->data[before] = '\0';
+		mark_truncated(sink, "memory_limit", memory_cap(sink));
 		return;
 	}
 	call->row_bytes += size;
@@ -235,8 +297,8 @@ add_row(RowSink *sink, TupleTableSlot *slot)
 	RowResult  *result = sink->result;
 	int			natts = sink->ncols;
 	Size		budget;
-	Size		rowsize = 4;	/* braces, and the ", " after the row */
-	Size		rowmemory;
+	Size		rowsize;
+	Size		rowmemory = sink->row_memory;
 	MemoryContext old;
 	int			i;
 
@@ -253,8 +315,11 @@ add_row(RowSink *sink, TupleTableSlot *slot)
 		add_text_row(sink, slot, budget);
 		return;
 	}
-	/* the row's object: its parse state, its pairs, its place in "data" */
-	rowmemory = 128 + 2 * sizeof(JsonbValue) + Max(natts, 4) * sizeof(JsonbPair);
+	/*
+	 * The brackets and the separator after the row: each value is counted
+	 * with a separator after it, and the last one's is the row's.
+	 */
+	rowsize = natts > 0 ? 2 : 4;
 	slot_getallattrs(slot);
 	old = MemoryContextSwitchTo(call->cxt);
 	for (i = 0; i < natts; i++)
@@ -279,12 +344,18 @@ add_row(RowSink *sink, TupleTableSlot *slot)
 			return;
 		}
 		rowsize += size - unkeyed + (unkeyed > 0 ? 2 : 0);
-		rowmemory += memory;
+		/* the value's pair (or element) is in the container's memory */
+		rowmemory += memory - sizeof(JsonbPair);
 	}
-	if (rowsize > budget ||
-		call->row_memory + rowmemory > ANSWER_MEMORY_FACTOR * sink->caps.max_bytes)
+	if (rowsize > budget)
 	{
 		mark_truncated(sink, "byte_limit", sink->caps.max_bytes);
+		MemoryContextSwitchTo(old);
+		return;
+	}
+	if (call->row_memory + rowmemory > memory_cap(sink))
+	{
+		mark_truncated(sink, "memory_limit", memory_cap(sink));
 		MemoryContextSwitchTo(old);
 		return;
 	}

@@ -25,6 +25,7 @@
 #include "neon_ai_tools.h"
 #include "parser/parse_oper.h"
 #include "miscadmin.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -178,13 +179,17 @@ nat_lookup_operator(const char *opname, Oid ltype, Oid rtype, const char *path)
 /*
  * Append a list of columns of relid given as a JSON array of names or a
  * comma-separated string ("id, name"); "*", an empty list or no value at
- * all (NULL) mean every column.  Names are resolved through the catalog;
- * 'path' is the argument's JSON path.  Returns the columns' attribute
- * numbers (int), "*" expanded to every column of relid.
+ * all (NULL) mean every column the role may read: "*" with SELECT on the
+ * table, else the columns it was granted SELECT on, by name, so that a
+ * role with column privileges still reads what it may; *omitted (if not
+ * NULL) is set to how many columns that left out.  A role that may read
+ * no column gets "*", for PostgreSQL to refuse.  Names are resolved
+ * through the catalog; 'path' is the argument's JSON path.  Returns the
+ * columns' attribute numbers (int).
  */
 List *
 nat_deparse_column_list(StringInfo buf, Oid relid, JsonbValue *columns,
-						const char *path)
+						const char *path, int *omitted)
 {
 	List	   *names = NIL;
 	List	   *attnums = NIL;
@@ -251,10 +256,27 @@ nat_deparse_column_list(StringInfo buf, Oid relid, JsonbValue *columns,
 		}
 	}
 
+	if (omitted)
+		*omitted = 0;
 	if (names == NIL)
 	{
-		appendStringInfoChar(buf, '*');
-		return nat_relation_columns(relid);
+		int			left_out;
+
+		attnums = nat_readable_columns(relid, &left_out);
+		if (attnums == NIL || left_out == 0)
+		{
+			appendStringInfoChar(buf, '*');
+			return nat_relation_columns(relid);
+		}
+		foreach(lc, attnums)
+		{
+			if (foreach_current_index(lc) > 0)
+				appendStringInfoString(buf, ", ");
+			nat_deparse_column(buf, relid, lfirst_int(lc));
+		}
+		if (omitted)
+			*omitted = left_out;
+		return attnums;
 	}
 	foreach(lc, names)
 	{
@@ -287,6 +309,40 @@ nat_relation_columns(Oid relid)
 	for (i = 0; i < tupdesc->natts; i++)
 		if (!TupleDescAttr(tupdesc, i)->attisdropped)
 			attnums = lappend_int(attnums, TupleDescAttr(tupdesc, i)->attnum);
+	relation_close(rel, AccessShareLock);
+	return attnums;
+}
+
+/*
+ * The columns of relid the role may read (attribute numbers, int), in
+ * order: every column with SELECT on the table, else those it was
+ * granted SELECT on.  *omitted is set to how many it may not read.
+ */
+List *
+nat_readable_columns(Oid relid, int *omitted)
+{
+	Relation	rel;
+	TupleDesc	tupdesc;
+	List	   *attnums = NIL;
+	int			i;
+
+	*omitted = 0;
+	if (pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) == ACLCHECK_OK)
+		return nat_relation_columns(relid);
+
+	rel = relation_open(relid, AccessShareLock);
+	tupdesc = RelationGetDescr(rel);
+	for (i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+
+		if (att->attisdropped)
+			continue;
+		if (pg_attribute_aclcheck(relid, att->attnum, GetUserId(), ACL_SELECT) == ACLCHECK_OK)
+			attnums = lappend_int(attnums, att->attnum);
+		else
+			(*omitted)++;
+	}
 	relation_close(rel, AccessShareLock);
 	return attnums;
 }

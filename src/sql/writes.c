@@ -16,12 +16,8 @@
  */
 #include "postgres.h"
 
-#include "access/relation.h"
-#include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "plan.h"
-#include "utils/acl.h"
-#include "utils/rel.h"
 
 /*
  * Is the where argument a real filter?  Absent, null and {} are not.
@@ -93,44 +89,25 @@ nat_effective_max_affected(ToolCall *call)
 /*
  * Append " RETURNING <columns>" for the returning argument; none for an
  * empty list.  By default every column the caller may read: all of them
- * with SELECT on the table, the granted ones with column privileges, and
- * none for a role that may write but not read.
+ * with SELECT on the table, the granted ones with column privileges
+ * (nat_deparse_column_list()), and none for a role that may write but not
+ * read.
  */
 void
 nat_deparse_returning(StringInfo buf, ToolCall *call, ToolPlan *plan,
 					  Oid relid)
 {
 	JsonbValue *returning = NAT_COMMON(call)->returning;
-	Relation	rel;
-	TupleDesc	tupdesc;
-	int			n = 0;
-	int			i;
+	int			omitted;
 
 	if (returning && returning->type == jbvBinary &&
 		JsonContainerSize(returning->val.binary.data) == 0)
 		return;
-	if (returning || pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) == ACLCHECK_OK)
-	{
-		appendStringInfoString(buf, " RETURNING ");
-		plan->columns = nat_deparse_column_list(buf, relid, returning,
-												"$.returning");
+	if (returning == NULL && nat_readable_columns(relid, &omitted) == NIL)
 		return;
-	}
-
-	rel = relation_open(relid, AccessShareLock);
-	tupdesc = RelationGetDescr(rel);
-	for (i = 0; i < tupdesc->natts; i++)
-	{
-		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
-
-		if (att->attisdropped ||
-			pg_attribute_aclcheck(relid, att->attnum, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
-			continue;
-		appendStringInfoString(buf, n++ == 0 ? " RETURNING " : ", ");
-		nat_deparse_column(buf, relid, att->attnum);
-		plan->columns = lappend_int(plan->columns, att->attnum);
-	}
-	relation_close(rel, AccessShareLock);
+	appendStringInfoString(buf, " RETURNING ");
+	plan->columns = nat_deparse_column_list(buf, relid, returning,
+											"$.returning", NULL);
 }
 
 /*

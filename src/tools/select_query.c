@@ -357,6 +357,7 @@ select_query(ToolCall *call, const void *targs, ToolPlan *plan)
 	List	   *keys;
 	char		mode;
 	int64		offset = args->common.offset.value;
+	int			omitted;
 	ListCell   *lc;
 
 	relid = plan->relid = nat_resolve_call_table(call);
@@ -364,7 +365,19 @@ select_query(ToolCall *call, const void *targs, ToolPlan *plan)
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "SELECT ");
 	plan->columns = nat_deparse_column_list(&sql, relid, args->columns,
-											"$.columns");
+											"$.columns", &omitted);
+
+	/*
+	 * All columns are those the role may read: say that some were left
+	 * out, by count only (their names are not the role's to see).
+	 */
+	if (omitted > 0)
+		nat_plan_add_warning(plan,
+							 psprintf("%d of the %d columns of %s %s left out: your role may not read %s. The answer has the other %d.",
+									  omitted, omitted + list_length(plan->columns),
+									  call->table, omitted == 1 ? "was" : "were",
+									  omitted == 1 ? "it" : "them",
+									  list_length(plan->columns)));
 	initStringInfo(&filter);
 	where = args->common.where;
 	if (where)

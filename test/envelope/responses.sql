@@ -176,6 +176,9 @@ SELECT 'success/select_query offset paging', ai_tool_call('select_query',
 SET neon_ai_tools.max_response_bytes = '8kB';
 SELECT 'success/select_query truncated by byte_limit', ai_tool_call('select_query',
     '{"table": "blobs", "order_by": "id"}');
+SET neon_ai_tools.max_response_bytes = '1kB';
+SELECT 'success/execute_sql truncated by memory_limit', ai_tool_call('execute_sql',
+    '{"sql": "SELECT g FROM generate_series(1, 1000) g", "format": "columnar"}');
 RESET neon_ai_tools.max_response_bytes;
 
 -- insert_data

@@ -79,6 +79,28 @@ SELECT count(*) AS csv_rows_parsed
 FROM regexp_split_to_table((SELECT call('select_query', '{"table": "words", "format": "csv", "columns": ["id"]}') ->> 'data_text'), E'\n') AS l
 WHERE l ~ '^[0-9]+$';
 
+-- every type in the text formats (issue 32, item 7): a value the json
+-- format answers as a string is written as that string, without JSON
+-- quotes (uuid, enum, interval, inet, bytea, time, money, ...); numbers
+-- and booleans as JSON writes them; arrays and records as their JSON text;
+-- json and jsonb columns as their JSON text, a string scalar quoted
+SELECT col ->> 'name' AS name, cells[n] AS markdown, r -> (col ->> 'name') AS json,
+       cells[n] = CASE WHEN jsonb_typeof(r -> (col ->> 'name')) = 'string' AND col ->> 'type' NOT IN ('json', 'jsonb')
+                       THEN r ->> (col ->> 'name') ELSE (r -> (col ->> 'name'))::text END AS as_text
+FROM (SELECT a -> 'data' -> 0 AS r, a -> 'columns' AS cols
+      FROM call('select_query', '{"table": "every", "where": {"id": 1}}') AS a) j,
+     (SELECT string_to_array(substr(l, 3, length(l) - 4), ' | ') AS cells
+      FROM call('select_query', '{"table": "every", "where": {"id": 1}, "format": "markdown"}') AS a,
+           split_part(a ->> 'data_text', E'\n', 3) AS l) m,
+     jsonb_array_elements(cols) WITH ORDINALITY AS x(col, n)
+ORDER BY n;
+SELECT split_part(a ->> 'data_text', E'\n', 2) AS csv
+FROM call('select_query', '{"table": "every", "where": {"id": 1}, "format": "csv"}') AS a;
+SELECT split_part(a ->> 'data_text', E'\n', 3) AS markdown
+FROM call('select_query', '{"table": "every", "where": {"id": 2}, "format": "markdown"}') AS a;
+-- a json or jsonb string scalar, and the same string in a text column
+SELECT call('execute_sql', '{"sql": "SELECT $$\"s\"$$::jsonb AS jb, $$\"s\"$$::json AS js, $$s$$::text AS t, $$a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11$$::uuid AS u, ARRAY[$$a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11$$::uuid] AS ua", "format": "csv"}') ->> 'data_text' AS csv;
+
 -- no rows: the header alone; a write's RETURNING rows in each format
 SELECT call('select_query', '{"table": "words", "where": {"id": 0}, "format": "csv"}') ->> 'data_text' AS header_only;
 SELECT call('update_data', '{"table": "words", "where": {"id": 1}, "set": {"n": 9}, "returning": ["id", "n"], "format": "columnar"}') - 'query' AS answer;
@@ -110,7 +132,11 @@ SELECT call('select_query', '{"table": "words", "format": 1}') ->> 'error' AS er
 SELECT call('describe_table', '{"table": "words", "format": "csv"}') ->> 'errorType' AS error_type;
 
 -- the byte cap counts the rendered form of each format: each stays under
--- it, and the smaller forms carry more rows
+-- it, and the smaller forms carry more rows.  Narrow rows in json and
+-- columnar weigh more in memory than as text, so the memory the rows may
+-- take while the answer is built (8 times the cap) stops them first, and
+-- truncation says so (issue 32, item 7): a columnar row weighs about half
+-- a json row, so it carries about twice the rows
 CREATE TABLE wide (id int PRIMARY KEY, label text, amount numeric);
 INSERT INTO wide SELECT g, 'label number ' || g, g * 1.25 FROM generate_series(1, 300) g;
 SET neon_ai_tools.max_response_bytes = 4096;
@@ -120,6 +146,23 @@ SELECT f AS format, a -> 'rowCount' AS row_count, a -> 'truncated' AS truncated,
             ELSE octet_length((a -> 'data')::text) END <= 4096 AS within_cap
 FROM unnest(ARRAY['json', 'columnar', 'csv', 'markdown']) AS f,
      call('select_query', jsonb_build_object('table', 'wide', 'order_by', 'id', 'format', f)) AS a;
+SELECT a ->> 'warning' AS warning
+FROM call('select_query', '{"table": "wide", "order_by": "id", "format": "columnar", "columns": "id"}') AS a;
+-- rows wide enough to be stopped by the cap: each format fills it, counted
+-- as it writes its rows (integers as their digits, one separator between
+-- values), with no room left for one more row
+CREATE TABLE filled (id int PRIMARY KEY, n bigint, t text);
+INSERT INTO filled SELECT g, g * 1000, repeat('x', 150) FROM generate_series(1, 300) g;
+SELECT format, row_count, truncation, bytes <= 4096 AS within_cap,
+       bytes + bytes / row_count > 4096 - header AS no_room_for_one_more
+FROM (SELECT f AS format, (a -> 'rowCount')::int AS row_count, a -> 'truncation' AS truncation,
+             CASE WHEN f IN ('csv', 'markdown') THEN octet_length(to_jsonb(a ->> 'data_text')::text)
+                  ELSE octet_length((a -> 'data')::text) END AS bytes,
+             -- the columns header counts too: its names and 64 bytes a
+             -- column, and the text formats' header line
+             2 + 4 + 3 * 64 + CASE WHEN f IN ('csv', 'markdown') THEN 4 + 3 * 8 ELSE 0 END AS header
+      FROM unnest(ARRAY['json', 'columnar', 'csv', 'markdown']) AS f,
+           call('select_query', jsonb_build_object('table', 'filled', 'order_by', 'id', 'format', f)) AS a) x;
 -- a value alone past the cap: named, in every format
 INSERT INTO wide VALUES (0, repeat('x', 5000), 0);
 SELECT f AS format, a -> 'rowCount' AS row_count, a ->> 'warning' LIKE '%column "label"%' AS names_column

@@ -233,6 +233,55 @@ SELECT jsonb_pretty(ai_error_info('the query contains a join that requires repar
 SELECT jsonb_pretty(ai_error_info('connection to the remote node agent@10.0.0.7:5432 failed with the following error: FATAL:  password authentication failed for user "agent"', '08006'));
 
 -- ---------------------------------------------------------------------
+-- issue 32, item 7: a DROP that other objects depend on (2BP01) lists them
+-- in dependencies, as PostgreSQL's DETAIL names them
+CREATE TABLE parent (id int PRIMARY KEY);
+CREATE TABLE child (id int, parent_id int REFERENCES parent);
+CREATE VIEW parent_view AS SELECT id FROM parent;
+SELECT jsonb_pretty(call('execute_sql', '{"sql": "DROP TABLE parent"}'));
+-- a constraint another depends on
+SELECT a -> 'dependencies' AS dependencies
+FROM call('execute_sql', '{"sql": "ALTER TABLE parent DROP CONSTRAINT parent_pkey"}') AS a;
+-- a function a view uses
+CREATE FUNCTION twice(n int) RETURNS int LANGUAGE sql IMMUTABLE AS $$ SELECT 2 * n $$;
+CREATE VIEW twice_view AS SELECT twice(id) AS t FROM parent;
+SELECT a -> 'dependencies' AS dependencies
+FROM call('execute_sql', '{"sql": "DROP FUNCTION twice(int)"}') AS a;
+-- nothing dropped
+SELECT to_regclass('parent') IS NOT NULL AS parent_kept;
+-- bounded: 25 views give 20, the DETAIL keeps them all
+DO $$ BEGIN
+  FOR i IN 1..25 LOOP
+    EXECUTE format('CREATE VIEW many_%s AS SELECT id FROM parent', i);
+  END LOOP;
+END $$;
+SELECT jsonb_array_length(a -> 'dependencies') AS dependencies,
+       a -> 'dependencies' ->> 19 AS last_one,
+       a -> 'details' ->> 'detail' LIKE '%view many_25 depends on table parent%' AS detail_has_all
+FROM call('execute_sql', '{"sql": "DROP TABLE parent"}') AS a;
+-- 2BP01 whose DETAIL lists no "x depends on y" lines (DROP ROLE, DROP
+-- OWNED, a translated DETAIL): no dependencies
+SELECT a ->> 'errorType' AS "errorType", a ? 'dependencies' AS has_dependencies
+FROM call('execute_sql', '{"sql": "DROP ROLE regress_enr_agent"}') AS a;
+SELECT a ->> 'errorType' AS "errorType", a ? 'dependencies' AS has_dependencies
+FROM call('execute_sql', '{"sql": "DO $x$ BEGIN RAISE EXCEPTION ''cannot drop it'' USING ERRCODE = ''2BP01'', DETAIL = ''vue v dépend de table t''; END $x$"}') AS a;
+-- a RAISE'd DETAIL: names clipped as values are, lines too long for an
+-- object skipped, nothing from a line without a name or another code
+SELECT left(d, 12) AS dependency, length(d) AS length
+FROM call('execute_sql', jsonb_build_object('sql', format(
+       'DO $x$ BEGIN RAISE EXCEPTION %L USING ERRCODE = %L, DETAIL = %L; END $x$',
+       'cannot drop it', '2BP01',
+       ' depends on x' || E'\n' || 'view v depends on ' || E'\n' ||
+       repeat('y', 2000) || ' depends on t' || E'\n' ||
+       'view ' || repeat('z', 250) || ' depends on t' || E'\n' || 'view w depends on t'))) AS a,
+     jsonb_array_elements_text(a -> 'dependencies') AS d;
+SELECT a ? 'dependencies' AS has_dependencies
+FROM call('execute_sql', '{"sql": "DO $x$ BEGIN RAISE EXCEPTION ''boom'' USING ERRCODE = ''P0001'', DETAIL = ''view v depends on table t''; END $x$"}') AS a;
+SET client_min_messages = warning;
+DROP TABLE parent CASCADE;
+RESET client_min_messages;
+
+-- ---------------------------------------------------------------------
 -- the rules that keep holding: secrets masked, no bound values, no empty
 -- keys, texts clipped
 -- a connection string in a message (08001: connection_error); only the
