@@ -88,10 +88,10 @@ echo "==================== suite: citus (${#tests[@]} files) ===================
 log=$NAT_DIR/citus.log
 set +e
 nat_run_as_user "$WORK" timeout -k 30 "${NAT_SUITE_TIMEOUT:-900}" \
-    make prove_installcheck PROVE_TESTS="${tests[*]}" PROVE_FLAGS=-v PG_CONFIG="$NAT_PG_CONFIG" 2>&1 | tee "$log"
+    make prove_installcheck PROVE_TESTS="${tests[*]}" PROVE_FLAGS="-v --timer" PG_CONFIG="$NAT_PG_CONFIG" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
-pass=$(grep -E '^ok [0-9]+' "$log" | grep -cviE '# *(skip|todo)' || true)
+pass=$(grep -E '^ok [0-9]+' "$log" | grep -vE '^ok +[0-9]+ ms ' | grep -cviE '# *(skip|todo)' || true)
 failed=$(grep -cE '^not ok [0-9]+' "$log" || true)
 died=$(grep -cE '^[^ ].*\(Wstat: .* Failed: 0\)$' "$log" || true)
 failed=$((failed + died))
@@ -102,5 +102,6 @@ if [ "$rc" -ne 0 ]; then
     done
 fi
 echo "== Citus suites: $(($(date +%s) - start)) s in all"
+grep -E '^not ok [0-9]+|\(Wstat: .* Failed: 0\)$' "$log" | head -n 20 | sed 's/^/failed: citus: /' || true
 echo "$pass passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -9,7 +9,9 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+deps_secs=$SECONDS
 bash "$HERE/install-deps.sh"
+deps_secs=$((SECONDS - deps_secs))
 # shellcheck source=scripts/cluster.sh
 source "$HERE/cluster.sh"
 
@@ -17,7 +19,8 @@ NAT_SUITE_TIMEOUT=${NAT_SUITE_TIMEOUT:-1200}
 TOTAL_PASS=0
 TOTAL_FAIL=0
 TESTS_RAN=0   # results from test suites proper (a failed build is not one)
-SUMMARY=()
+SUMMARY=("$(printf '%-10s installed in %ss' deps "$deps_secs")")
+FAILURES=()   # "suite: not ok ..." lines, for the summary
 
 # --- result counting --------------------------------------------------------
 # Each counter reads a suite's log and sets C_PASS, C_FAIL, C_SKIP.
@@ -40,7 +43,7 @@ count_regress() {
 # summary ("... (Wstat: 65280 (exited 255) Tests: 1 Failed: 0)"): one more.
 count_tap() {
     local log=$1 died
-    C_PASS=$(grep -E '^ok [0-9]+' "$log" | grep -cviE '# *(skip|todo)' || true)
+    C_PASS=$(grep -E '^ok [0-9]+' "$log" | grep -vE '^ok +[0-9]+ ms ' | grep -cviE '# *(skip|todo)' || true)
     C_FAIL=$(grep -E '^not ok [0-9]+' "$log" | grep -cviE '# *todo' || true)
     died=$(grep -cE '^[^ ].*\(Wstat: .* Failed: 0\)$' "$log" || true)
     C_FAIL=$((C_FAIL + died))
@@ -48,12 +51,21 @@ count_tap() {
 }
 
 record() {
-    local name=$1 pass=$2 fail=$3 skip=$4 note=${5:-}
+    local name=$1 pass=$2 fail=$3 skip=$4 note=${5:-} secs=${6:-}
     TOTAL_PASS=$((TOTAL_PASS + pass))
     TOTAL_FAIL=$((TOTAL_FAIL + fail))
     [ "$name" = build ] || TESTS_RAN=$((TESTS_RAN + pass + fail))
-    SUMMARY+=("$(printf '%-10s %4d passed, %4d failed, %4d skipped%s' \
-        "$name" "$pass" "$fail" "$skip" "${note:+  ($note)}")")
+    SUMMARY+=("$(printf '%-10s %4d passed, %4d failed, %4d skipped%s%s' \
+        "$name" "$pass" "$fail" "$skip" "${secs:+  ${secs}s}" "${note:+  ($note)}")")
+}
+
+# the failing results of a suite's log, named in the summary (at most 20)
+note_failures() {
+    local name=$1 log=$2 line
+    while IFS= read -r line; do
+        FAILURES+=("failed: $name: $line")
+    done < <(grep -E '^not ok [0-9]+|^(test | +)[^ ]+ +\.\.\. FAILED( |$)|\(Wstat: .* Failed: 0\)$' "$log" |
+        grep -viE '# *(todo|\(ignored\))' | head -n 20)
 }
 
 # run_suite NAME FORMAT CMD...: run CMD in the work copy as the unprivileged
@@ -61,7 +73,7 @@ record() {
 # non-zero exit with no counted failure (a crash, a dead TAP script, a
 # timeout) still counts as one failure.  Adding a suite is one call.
 run_suite() {
-    local name=$1 format=$2 rc note=""
+    local name=$1 format=$2 rc note="" start=$SECONDS
     shift 2
     local log=$LOGS/$name.log
     echo
@@ -80,7 +92,8 @@ run_suite() {
         note="exit code $rc"
         [ "$rc" -ne 124 ] || note="timed out after ${NAT_SUITE_TIMEOUT}s"
     fi
-    record "$name" "$C_PASS" "$C_FAIL" "$C_SKIP" "$note"
+    record "$name" "$C_PASS" "$C_FAIL" "$C_SKIP" "$note" $((SECONDS - start))
+    [ "$C_FAIL" -eq 0 ] || note_failures "$name" "$log"
     echo "--- suite $name: $C_PASS passed, $C_FAIL failed, $C_SKIP skipped${note:+ ($note)}"
     return "$rc"
 }
@@ -89,6 +102,7 @@ finish() {
     echo
     echo "==================== summary ===================="
     printf '%s\n' "${SUMMARY[@]}"
+    [ "${#FAILURES[@]}" -eq 0 ] || printf '%s\n' "${FAILURES[@]}"
     local status=0
     if [ "$TESTS_RAN" -eq 0 ]; then
         echo "no tests ran"
@@ -125,6 +139,7 @@ fi
 # --- build ----------------------------------------------------------------------
 # A clean build from scratch, so every warning is seen; any warning fails.
 echo "==================== build ===================="
+build_start=$SECONDS
 if ! nat_build "$WORK" "$LOGS/build.log"; then
     record build 0 1 0 "make failed"
     finish
@@ -137,7 +152,7 @@ elif ! bash "$WORK/scripts/long-functions.sh" > "$LOGS/long-functions.log" 2>&1;
     record build 0 1 0 "functions over 150 lines"
 else
     # A clean build is a precondition, not a test: it adds nothing to the counts.
-    SUMMARY+=("build      ok (no warnings)")
+    SUMMARY+=("build      ok (no warnings)  $((SECONDS - build_start))s")
 fi
 nat_install "$WORK"
 
@@ -235,7 +250,7 @@ if [ "${#tap_tests[@]}" -gt 0 ]; then
     else
         tap_cmd=(make installcheck REGRESS=)
     fi
-    if ! run_suite tap tap "${tap_cmd[@]}" PROVE_TESTS="${tap_tests[*]}" PROVE_FLAGS=-v PG_CONFIG="$NAT_PG_CONFIG"; then
+    if ! run_suite tap tap "${tap_cmd[@]}" PROVE_TESTS="${tap_tests[*]}" PROVE_FLAGS="-v --timer" PG_CONFIG="$NAT_PG_CONFIG"; then
         for f in "$WORK"/tmp_check/log/regress_log_*; do
             [ -f "$f" ] || continue
             echo "--- $f (last 60 lines)"
