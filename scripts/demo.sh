@@ -7,7 +7,7 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-bash "$HERE/install-deps.sh"
+bash "$HERE/install-deps.sh" build    # what building and the demo need
 # shellcheck source=scripts/cluster.sh
 source "$HERE/cluster.sh"
 

@@ -5,6 +5,11 @@
 # every package is already there, apt is not touched at all, so reruns take
 # well under a second.
 #
+# Usage: install-deps.sh [build]
+#   build: only what building and running the extension and the MCP
+#          program need (scripts/demo.sh), not the tests' tools (Node.js,
+#          valgrind, PgBouncer, Perl's IPC::Run, curl, openssl, git).
+#
 # Installing postgresql-NN normally makes Debian create and start a default
 # cluster on port 5432.  The scripts never use it (they start scratch
 # clusters on their own ports and sockets), so while they install the server
@@ -43,19 +48,27 @@ packages=(
     libpq-dev                  # the MCP program
     libssl-dev                 # the MCP program: bearer tokens (JWT)
     libmicrohttpd-dev          # the MCP program: Streamable HTTP
-    curl                       # raw HTTP cases of the MCP program's tests
-    libipc-run-perl            # PostgreSQL::Test::Cluster
-    perl                       # prove
     pkg-config
-    valgrind
-    openssl                    # the SSL test's throw-away certificate
-    git                        # test.sh copies the checkout with git ls-files
-    pgbouncer                  # the MCP program behind a pooler (test/t/013)
 )
-# Node.js may already come from elsewhere (e.g. NodeSource); installing
-# Debian's packages over it would conflict, so add them only when missing.
-command -v node >/dev/null 2>&1 || packages+=(nodejs)
-command -v npm >/dev/null 2>&1 || packages+=(npm)
+case ${1:-all} in
+    build) ;;
+    all)
+        packages+=(
+            curl                       # raw HTTP cases of the MCP program's tests
+            libipc-run-perl            # PostgreSQL::Test::Cluster
+            perl                       # prove
+            valgrind
+            openssl                    # the SSL test's throw-away certificate
+            git                        # test.sh copies the checkout with git ls-files
+            pgbouncer                  # the MCP program behind a pooler (test/t/013)
+        )
+        # Node.js may already come from elsewhere (e.g. NodeSource); installing
+        # Debian's packages over it would conflict, so add them only when missing.
+        command -v node >/dev/null 2>&1 || packages+=(nodejs)
+        command -v npm >/dev/null 2>&1 || packages+=(npm)
+        ;;
+    *) echo "usage: install-deps.sh [build]" >&2; exit 2 ;;
+esac
 
 # dpkg-query prints "install ok installed" only for fully installed packages.
 missing=()
