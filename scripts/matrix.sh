@@ -11,8 +11,12 @@
 #                                 PGVERSION=19 scripts/test.sh
 #   bullseye      (PostgreSQL 13) unsupported: scripts/test.sh must stop at
 #                                 once with one line saying what is supported
+#   host          this machine, no chroot: scripts/test.sh, then
+#                                 scripts/test-citus.sh (not a default
+#                                 target: .ci/run names it, so that it runs
+#                                 beside the chroots)
 #
-# Usage: scripts/matrix.sh [TARGET...]      (as root; default: all of them)
+# Usage: scripts/matrix.sh [TARGET...]      (as root; default: the chroots)
 #
 # Each target gets a copy of a cached debootstrap base (no PostgreSQL in it:
 # the scripts install what they need, as on a new machine), the checkout's
@@ -22,8 +26,10 @@
 # (default /var/cache/neon_ai_tools), and an empty NAT_CACHE disables it.
 # Downloaded .deb files and npm packages are cached there too.
 #
-# Targets run two at a time (NAT_MATRIX_JOBS, default 2), never two of one
-# Debian suite at once (they share its package cache).
+# Targets run two at a time (NAT_MATRIX_JOBS, default 2), the longest
+# first; each has its own package cache (a new one starts as hard links to
+# its suite's), and a lock keeps two of one suite from making or copying
+# their base at once.
 #
 # Output: each target's log, prefixed with its name, then one line per
 # target and a closing "N passed, N failed" summing them.
@@ -34,7 +40,8 @@ ROOT=$(cd "$HERE/.." && pwd)
 MIRROR=${NAT_MIRROR:-http://deb.debian.org/debian}
 CACHE=${NAT_CACHE-/var/cache/neon_ai_tools}
 BASE_MAX_DAYS=${NAT_BASE_MAX_DAYS:-7}
-ALL_TARGETS=(bookworm trixie sid experimental bullseye)
+# the longest first, so that the two slots end close together
+ALL_TARGETS=(trixie sid experimental bookworm bullseye)
 
 [ "$(id -u)" -eq 0 ] || { echo "matrix: run as root (debootstrap and chroot need it)" >&2; exit 2; }
 [ "$#" -gt 0 ] || set -- "${ALL_TARGETS[@]}"
@@ -74,6 +81,9 @@ target_spec() {
         sid) SUITE=sid STEPS="test" ;;
         experimental) SUITE=sid PGV=19 STEPS="test" ;;
         bullseye) SUITE=bullseye STEPS="unsupported" ;;
+        # this machine itself, no chroot: scripts/test.sh, then the Citus
+        # suites (scripts/test-citus.sh); .ci/run runs it beside the others
+        host) SUITE=host STEPS="test citus" ;;
         *) echo "matrix: unknown target $1 (known: ${ALL_TARGETS[*]})" >&2; exit 2 ;;
     esac
 }
@@ -120,10 +130,19 @@ base_for() {
 # --- running inside a target ---------------------------------------------------
 # prepare_root NAME ROOT: the target's own copy of its base, with the checkout.
 prepare_root() {
-    local name=$1 root=$2 base
+    local name=$1 root=$2 base lock lockfd
+    lock=${CACHE:+$CACHE/chroots}
+    lock=${lock:-$WORKDIR}/base-$SUITE.lock
+    mkdir -p "$(dirname "$lock")"
+    exec {lockfd}>"$lock"
+    flock -x "$lockfd"
     base=$(base_for "$SUITE")
     cp -a "$base" "$root"
+    flock -u "$lockfd"
+    exec {lockfd}>&-
     cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+    # a throw-away root: dpkg need not sync every file it unpacks
+    echo force-unsafe-io >"$root/etc/dpkg/dpkg.cfg.d/neon-ai-tools-unsafe-io"
     if [ "$name" = experimental ]; then
         echo "deb $MIRROR experimental main" >"$root/etc/apt/sources.list.d/experimental.list"
         # PostgreSQL 19 and the libraries built with it come from experimental
@@ -152,10 +171,16 @@ in_root() {
     local caches=""
     if [ -n "$CACHE" ]; then
         # npm's cache is written by the chroot's unprivileged user, whose
-        # uid differs between targets: one cache per target
-        mkdir -p "$CACHE/apt-archives/$SUITE/partial" "$CACHE/npm/$NAME"
+        # uid differs between targets: one cache per target.  apt's too, so
+        # that two targets of one suite can run at once (a new one starts
+        # as hard links to the suite's first).
+        if [ ! -d "$CACHE/apt-archives/$NAME" ] && [ -d "$CACHE/apt-archives/$SUITE" ]; then
+            cp -al "$CACHE/apt-archives/$SUITE" "$CACHE/apt-archives/$NAME.new" &&
+                mv "$CACHE/apt-archives/$NAME.new" "$CACHE/apt-archives/$NAME"
+        fi
+        mkdir -p "$CACHE/apt-archives/$NAME/partial" "$CACHE/npm/$NAME"
         chmod 1777 "$CACHE/npm/$NAME"
-        caches="mount --bind '$CACHE/apt-archives/$SUITE' '$root/var/cache/apt/archives'
+        caches="mount --bind '$CACHE/apt-archives/$NAME' '$root/var/cache/apt/archives'
                 mount --bind '$CACHE/npm/$NAME' '$root/var/cache/neon-ai-tools-npm'"
     fi
     unshare --mount --pid --fork --propagation private -- bash -euc "
@@ -188,11 +213,11 @@ T_PASS=0
 T_FAIL=0
 LINES=()
 
-# add NAME PASS FAIL NOTE: a target's result, in its own file (targets run
-# in background shells)
+# add NAME PASS FAIL NOTE: a line of a target's result, in its own file
+# (targets run in background shells)
 add() {
     printf '%d %d %s\n' "$2" "$3" "$(printf '%-30s %4d passed, %4d failed%s' "$1" "$2" "$3" "${4:+  ($4)}")" \
-        >"$WORKDIR/$NAME.result"
+        >>"$WORKDIR/$NAME.result"
 }
 
 # run_target NAME: every step of the target; adds one summary line.
@@ -203,19 +228,27 @@ run_target() {
     log=$WORKDIR/$name.log
     start=$(date +%s)
     echo
-    echo "==================== matrix: $name (${PGV:+PostgreSQL $PGV, }Debian $SUITE) ===================="
-    if ! prepare_root "$name" "$root" >"$log" 2>&1; then
+    if [ "$SUITE" = host ]; then
+        echo "==================== matrix: host (this machine, no chroot) ===================="
+    else
+        echo "==================== matrix: $name (${PGV:+PostgreSQL $PGV, }Debian $SUITE) ===================="
+    fi
+    if [ "$SUITE" = host ]; then
+        :
+    elif ! prepare_root "$name" "$root" >"$log" 2>&1; then
         sed "s/^/[$name] /" "$log"
         add "$name" 0 1 "could not make the chroot"
         return
     fi
     for step in $STEPS; do
         set +e
-        case $step in
-            demo) in_root "$root" bash /src/scripts/demo.sh ;;
-            test) in_root "$root" bash /src/scripts/test.sh ;;
-            unsupported) in_root "$root" bash /src/scripts/test.sh ;;
-        esac >"$log" 2>&1
+        case $SUITE/$step in
+            host/test) bash "$ROOT/scripts/test.sh" ;;
+            host/citus) bash "$ROOT/scripts/test-citus.sh" ;;
+            */demo) in_root "$root" bash /src/scripts/demo.sh ;;
+            */test) in_root "$root" bash /src/scripts/test.sh ;;
+            */unsupported) in_root "$root" bash /src/scripts/test.sh ;;
+        esac >"$log" 2>&1 </dev/null
         rc=$?
         set -e
         sed "s/^/[$name $step] /" "$log"
@@ -225,7 +258,12 @@ run_target() {
             demo)
                 if [ "$rc" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); notes+=("demo exit $rc"); fi
                 ;;
-            test)
+            test | citus)
+                if [ "$step" = citus ]; then
+                    # the Citus suites get a line of their own
+                    add "$name ($(pg_label "$pgver"))" "$pass" "$fail" "$(($(date +%s) - start))s${notes[*]:+; ${notes[*]}}"
+                    pass=0 fail=0 notes=() start=$(date +%s) name="Citus $(citus_version)"
+                fi
                 last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 || true)
                 if [ -n "$last" ]; then
                     pass=$((pass + ${last%% passed*}))
@@ -234,7 +272,7 @@ run_target() {
                 fi
                 if [ "$rc" -ne 0 ] && { [ -z "$last" ] || [ "${last%% failed*}" -eq 0 ]; }; then
                     fail=$((fail + 1))
-                    notes+=("test.sh exit $rc")
+                    notes+=("$step exit $rc")
                 fi
                 ;;
             unsupported)
@@ -250,41 +288,47 @@ run_target() {
     done
     secs=$(($(date +%s) - start))
     local IFS=';'
-    local label="refused"
-    [ -z "$pgver" ] || label="PostgreSQL $pgver"
-    add "$name ($label)" "$pass" "$fail" "${SUITE}, ${secs}s${notes[*]:+; ${notes[*]}}"
+    add "$name ($(pg_label "$pgver"))" "$pass" "$fail" "${SUITE}, ${secs}s${notes[*]:+; ${notes[*]}}"
+}
+
+# "PostgreSQL N", or "refused" when the target ran none
+pg_label() {
+    if [ -n "$1" ]; then echo "PostgreSQL $1"; else echo refused; fi
+}
+
+# the Citus version scripts/test-citus.sh builds
+citus_version() {
+    sed -n 's/^CITUS_VERSION=\([0-9.]*\)$/\1/p' "$ROOT/scripts/test-citus.sh" | head -n 1
 }
 
 JOBS=${NAT_MATRIX_JOBS:-2}
-declare -A RUNNING=()    # pid -> suite
+declare -A RUNNING=()    # pid -> target
 for t in "$@"; do
     target_spec "$t"
-    suite=$SUITE
-    # a free slot, and no running target of the same suite
+    # a free slot
     while :; do
         for pid in "${!RUNNING[@]}"; do
             kill -0 "$pid" 2>/dev/null || unset "RUNNING[$pid]"
         done
-        busy=0
-        for pid in "${!RUNNING[@]}"; do [ "${RUNNING[$pid]}" != "$suite" ] || busy=1; done
-        [ "${#RUNNING[@]}" -ge "$JOBS" ] || [ "$busy" -eq 1 ] || break
+        [ "${#RUNNING[@]}" -ge "$JOBS" ] || break
         sleep 2
     done
     run_target "$t" &
-    RUNNING[$!]=$suite
+    RUNNING[$!]=$t
 done
 wait
 
 for t in "$@"; do
     target_spec "$t"
-    if [ -f "$WORKDIR/$NAME.result" ]; then
-        read -r p f line <"$WORKDIR/$NAME.result"
-    else
-        p=0 f=1 line="$(printf '%-30s %4d passed, %4d failed  (no result)' "$NAME" 0 1)"
+    if [ ! -s "$WORKDIR/$NAME.result" ]; then
+        printf '0 1 %s\n' "$(printf '%-30s %4d passed, %4d failed  (no result)' "$NAME" 0 1)" \
+            >"$WORKDIR/$NAME.result"
     fi
-    T_PASS=$((T_PASS + p))
-    T_FAIL=$((T_FAIL + f))
-    LINES+=("$line")
+    while read -r p f line; do
+        T_PASS=$((T_PASS + p))
+        T_FAIL=$((T_FAIL + f))
+        LINES+=("$line")
+    done <"$WORKDIR/$NAME.result"
 done
 
 echo
