@@ -63,9 +63,10 @@ case ${1:-all} in
             pgbouncer                  # the MCP program behind a pooler (test/t/013)
         )
         # Node.js may already come from elsewhere (e.g. NodeSource); installing
-        # Debian's packages over it would conflict, so add them only when missing.
+        # Debian's package over it would conflict, so add it only when missing.
+        # npm: the system's, or scripts/npm-ci.sh fetches it from the npm
+        # registry (Debian's npm package brings some 350 others with it).
         command -v node >/dev/null 2>&1 || packages+=(nodejs)
-        command -v npm >/dev/null 2>&1 || packages+=(npm)
         ;;
     *) echo "usage: install-deps.sh [build]" >&2; exit 2 ;;
 esac

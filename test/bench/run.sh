@@ -125,7 +125,7 @@ fi
 # Postgres server, over loopback TCP, with the same SDK client
 MCP_PROGRAM=${MCP_PROGRAM:-$("$NAT_PG_CONFIG" --bindir)/neon-ai-tools-mcp}
 export MCP_PROGRAM
-if command -v node >/dev/null && command -v npm >/dev/null && [ -x "$MCP_PROGRAM" ]; then
+if command -v node >/dev/null && bash "$HERE/../../scripts/npm-ci.sh" --available && [ -x "$MCP_PROGRAM" ]; then
     if [ ! -d "$HERE/mcp/node_modules" ] || [ "$HERE/mcp/package-lock.json" -nt "$HERE/mcp/node_modules" ]; then
         bash "$HERE/../../scripts/npm-ci.sh" "$HERE/mcp" >/dev/null 2>&1
     fi
