@@ -666,6 +666,10 @@ typedef enum NatCitusKind
 } NatCitusKind;
 
 extern NatCitusKind nat_citus_table_kind(Oid relid);
+extern bool nat_citus_catalog_row(const char *catalog, const char *index_name,
+								  const char *key_column, RegProcedure cmp, Datum key,
+								  const char *const *names, int n,
+								  Datum *values, bool *nulls);
 extern Oid	nat_citus_relation_unordered(Oid relid);
 extern Oid	nat_citus_query_unordered(Query *query);
 

@@ -36,10 +36,6 @@
  */
 #include "postgres.h"
 
-#include "access/genam.h"
-#include "access/htup_details.h"
-#include "access/stratnum.h"
-#include "access/table.h"
 #include "catalog/pg_namespace.h"
 #include "commands/extension.h"
 #include "neon_ai_tools.h"
@@ -86,40 +82,15 @@ shard_id_suffix(const char *relname, const char **suffix)
 static Oid
 shard_table(uint64 shardid)
 {
-	Oid			distshard = get_relname_relid("pg_dist_shard", PG_CATALOG_NAMESPACE);
-	Oid			index;
-	AttrNumber	shardid_att;
-	AttrNumber	relid_att;
-	Relation	rel;
-	ScanKeyData key;
-	SysScanDesc scan;
-	HeapTuple	tuple;
-	Oid			result = InvalidOid;
+	static const char *const names[] = {"logicalrelid"};
+	Datum		value;
+	bool		isnull;
 
-	if (!OidIsValid(distshard))
+	if (!nat_citus_catalog_row("pg_dist_shard", "pg_dist_shard_shardid_index",
+							   "shardid", F_INT8EQ, Int64GetDatum((int64) shardid),
+							   names, 1, &value, &isnull) || isnull)
 		return InvalidOid;
-	shardid_att = get_attnum(distshard, "shardid");
-	relid_att = get_attnum(distshard, "logicalrelid");
-	if (shardid_att == InvalidAttrNumber || relid_att == InvalidAttrNumber)
-		return InvalidOid;
-	index = get_relname_relid("pg_dist_shard_shardid_index", PG_CATALOG_NAMESPACE);
-
-	rel = table_open(distshard, AccessShareLock);
-	ScanKeyInit(&key, shardid_att, BTEqualStrategyNumber, F_INT8EQ,
-				Int64GetDatum((int64) shardid));
-	scan = systable_beginscan(rel, index, OidIsValid(index), NULL, 1, &key);
-	tuple = systable_getnext(scan);
-	if (HeapTupleIsValid(tuple))
-	{
-		bool		isnull;
-		Datum		d = heap_getattr(tuple, relid_att, RelationGetDescr(rel), &isnull);
-
-		if (!isnull)
-			result = DatumGetObjectId(d);
-	}
-	systable_endscan(scan);
-	table_close(rel, AccessShareLock);
-	return result;
+	return DatumGetObjectId(value);
 }
 
 /*

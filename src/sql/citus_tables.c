@@ -40,56 +40,74 @@
 #include "utils/rel.h"
 
 /*
+ * One row of one of Citus's catalog tables (pg_catalog.<catalog>) by its
+ * key column, through the named index when there is one: the values of
+ * the columns "names" (n of them) into values/nulls.  False without Citus,
+ * for a catalog whose columns this code does not know, or with no such
+ * row.  cmp is the key's equality function (F_OIDEQ, F_INT8EQ).
+ */
+bool
+nat_citus_catalog_row(const char *catalog, const char *index_name,
+					  const char *key_column, RegProcedure cmp, Datum key,
+					  const char *const *names, int n, Datum *values, bool *nulls)
+{
+	Oid			catalog_oid = get_relname_relid(catalog, PG_CATALOG_NAMESPACE);
+	Oid			index;
+	AttrNumber	key_att;
+	AttrNumber	atts[4];
+	Relation	rel;
+	ScanKeyData skey;
+	SysScanDesc scan;
+	HeapTuple	tup;
+	bool		found = false;
+	int			i;
+
+	Assert(n <= lengthof(atts));
+	if (!OidIsValid(catalog_oid))
+		return false;
+	key_att = get_attnum(catalog_oid, key_column);
+	if (key_att == InvalidAttrNumber)
+		return false;
+	for (i = 0; i < n; i++)
+	{
+		if ((atts[i] = get_attnum(catalog_oid, names[i])) == InvalidAttrNumber)
+			return false;		/* not a Citus this code knows */
+	}
+	index = get_relname_relid(index_name, PG_CATALOG_NAMESPACE);
+
+	rel = table_open(catalog_oid, AccessShareLock);
+	ScanKeyInit(&skey, key_att, BTEqualStrategyNumber, cmp, key);
+	scan = systable_beginscan(rel, index, OidIsValid(index), NULL, 1, &skey);
+	if (HeapTupleIsValid(tup = systable_getnext(scan)))
+	{
+		for (i = 0; i < n; i++)
+			values[i] = heap_getattr(tup, atts[i], RelationGetDescr(rel), &nulls[i]);
+		found = true;
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return found;
+}
+
+/*
  * What Citus made of relid: NAT_CITUS_NONE without Citus, or for a table
  * it does not know.
  */
 NatCitusKind
 nat_citus_table_kind(Oid relid)
 {
-	Oid			catalog = get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE);
-	Oid			index;
-	Relation	rel;
-	TupleDesc	desc;
-	AttrNumber	relid_att;
-	AttrNumber	method_att;
-	AttrNumber	model_att;
-	ScanKeyData key;
-	SysScanDesc scan;
-	HeapTuple	tup;
-	NatCitusKind kind = NAT_CITUS_NONE;
+	static const char *const names[] = {"partmethod", "repmodel"};
+	Datum		values[2];
+	bool		nulls[2];
 
-	if (!OidIsValid(catalog))
+	if (!nat_citus_catalog_row("pg_dist_partition", "pg_dist_partition_logical_relid_index",
+							   "logicalrelid", F_OIDEQ, ObjectIdGetDatum(relid),
+							   names, 2, values, nulls) ||
+		nulls[0] || nulls[1])
 		return NAT_CITUS_NONE;
-	relid_att = get_attnum(catalog, "logicalrelid");
-	method_att = get_attnum(catalog, "partmethod");
-	model_att = get_attnum(catalog, "repmodel");
-	if (relid_att == InvalidAttrNumber || method_att == InvalidAttrNumber ||
-		model_att == InvalidAttrNumber)
-		return NAT_CITUS_NONE;	/* not a Citus this code knows */
-	index = get_relname_relid("pg_dist_partition_logical_relid_index",
-							  PG_CATALOG_NAMESPACE);
-
-	rel = table_open(catalog, AccessShareLock);
-	desc = RelationGetDescr(rel);
-	ScanKeyInit(&key, relid_att, BTEqualStrategyNumber, F_OIDEQ,
-				ObjectIdGetDatum(relid));
-	scan = systable_beginscan(rel, index, OidIsValid(index), NULL, 1, &key);
-	if (HeapTupleIsValid(tup = systable_getnext(scan)))
-	{
-		bool		isnull;
-		char		method = DatumGetChar(heap_getattr(tup, method_att, desc, &isnull));
-		char		model = DatumGetChar(heap_getattr(tup, model_att, desc, &isnull));
-
-		if (method != 'n')
-			kind = NAT_CITUS_DISTRIBUTED;
-		else if (model == 't')
-			kind = NAT_CITUS_REFERENCE;
-		else
-			kind = NAT_CITUS_LOCAL;
-	}
-	systable_endscan(scan);
-	table_close(rel, AccessShareLock);
-	return kind;
+	if (DatumGetChar(values[0]) != 'n')
+		return NAT_CITUS_DISTRIBUTED;
+	return DatumGetChar(values[1]) == 't' ? NAT_CITUS_REFERENCE : NAT_CITUS_LOCAL;
 }
 
 /*
