@@ -120,6 +120,12 @@ nat_deadline_check(void)
 				 errmsg("terminating connection because a tool call ran past its time limit of %d ms",
 						call_timeout_ms),
 				 errdetail("The call's code caught the cancel at its time limit and went on.")));
+
+	/*
+	 * This error is the cancel, delivered here: code that catches it (a
+	 * PL/Perl eval, which checks for no interrupt) has taken it.
+	 */
+	call_cancel_taken = true;
 	ereport(ERROR,
 			(errcode(ERRCODE_QUERY_CANCELED),
 			 errmsg("canceling statement: the tool call ran past its time limit of %d ms",
