@@ -158,6 +158,7 @@ extern void nat_writes_check(void);
 extern void nat_writes_add(int64 rows);
 extern void nat_writes_utility_before(Node *stmt);
 extern void nat_writes_utility_after(Node *stmt);
+extern void nat_writes_utility_end(Node *stmt);
 
 /* ---- in core/call_memory.c: the memory cap of a call ---- */
 
@@ -704,6 +705,7 @@ extern char *nat_type_name(Oid typid, int32 typmod, Oid *basetype);
 
 extern bool nat_citus_installed(void);
 extern Oid	nat_citus_shard_parent(Oid relid);
+extern Oid	nat_citus_local_shard_parent(Oid relid);
 extern void nat_append_not_citus_shard(StringInfo sql, const char *rel);
 extern void nat_append_citus_description(StringInfo sql);
 

@@ -881,6 +881,8 @@ guard_process_utility(PlannedStmt *pstmt, const char *queryString,
 					  ParamListInfo params, QueryEnvironment *queryEnv,
 					  DestReceiver *dest, QueryCompletion *qc)
 {
+	bool		refresh;
+
 	if (nat_citus_worker_from_coordinator(pstmt))
 	{
 		run_coordinator_statement(pstmt, queryString, readOnlyTree, context,
@@ -926,24 +928,22 @@ guard_process_utility(PlannedStmt *pstmt, const char *queryString,
 		/* rows it will remove or rewrite count first (write_count.c) */
 		nat_writes_utility_before(stmt);
 	}
-	if (guard.active && IsA(pstmt->utilityStmt, RefreshMatViewStmt) &&
-		((RefreshMatViewStmt *) pstmt->utilityStmt)->concurrent)
-	{
+	refresh = guard.active && IsA(pstmt->utilityStmt, RefreshMatViewStmt) &&
+		((RefreshMatViewStmt *) pstmt->utilityStmt)->concurrent;
+	if (refresh)
 		core_refresh_depth++;
-		PG_TRY();
-		{
-			run_utility(pstmt, queryString, readOnlyTree, context, params,
-						queryEnv, dest, qc);
-		}
-		PG_FINALLY();
-		{
-			core_refresh_depth--;
-		}
-		PG_END_TRY();
-	}
-	else
+	PG_TRY();
+	{
 		run_utility(pstmt, queryString, readOnlyTree, context, params,
 					queryEnv, dest, qc);
+	}
+	PG_FINALLY();
+	{
+		if (refresh)
+			core_refresh_depth--;
+		nat_writes_utility_end(pstmt->utilityStmt);
+	}
+	PG_END_TRY();
 	if (guard.active)
 	{
 		nat_writes_utility_after(pstmt->utilityStmt);

@@ -68,6 +68,8 @@
 #include "nodes/parsenodes.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
+#include "utils/guc.h"
+#include "utils/rls.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
@@ -100,6 +102,7 @@ static struct
 	Node	   *citus_utility;	/* the utility statement whose Citus
 								 * tables were counted through Citus, while
 								 * it runs */
+	List	   *citus_tables;	/* those tables (Oid) */
 	MemoryContext cxt;
 } writes;
 
@@ -347,6 +350,7 @@ nat_writes_begin(MemoryContext cxt)
 	writes.citus_runs = NIL;
 	writes.last_citus_rows = -1;
 	writes.citus_utility = NULL;
+	writes.citus_tables = NIL;
 	writes.cxt = cxt;
 }
 
@@ -436,7 +440,17 @@ count_citus_rows(Oid relid)
 	int64		rows;
 	bool		isnull;
 	int			rc;
+	int			save_nestlevel;
+	MemoryContext old;
 
+	/* the query would see only the rows the policies show; all go */
+	if (check_enable_rls(relid, InvalidOid, true) == RLS_ENABLED)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("removing or rewriting the rows of Citus table \"%s\" in a tool call is not allowed under its row-level security",
+						get_rel_name(relid)),
+				 errdetail("Its rows are in shards on the workers; the call counts them against its write limit with a query, which would see only the rows its policies show."),
+				 errhint("Remove the rows with delete_data, which its policies apply to.")));
 	if (pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -444,9 +458,19 @@ count_citus_rows(Oid relid)
 						get_rel_name(relid)),
 				 errdetail("Its rows are in shards on the workers; the call counts them against its write limit with a query, before they change."),
 				 errhint("Ask the database administrator for SELECT on the table, or remove its rows with delete_data.")));
-	sql = psprintf("SELECT count(*) FROM ONLY %s",
+	sql = psprintf("SELECT pg_catalog.count(*) FROM ONLY %s",
 				   quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
 											  get_rel_name(relid)));
+
+	/*
+	 * Nothing of the agent's in the query: count() and the rest resolved in
+	 * pg_catalog only (an aggregate "count" planted earlier in the caller's
+	 * search_path would count what it likes).
+	 */
+	save_nestlevel = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog",
+							 PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
 	if ((rc = SPI_connect()) != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
 	if ((rc = SPI_execute(sql, true, 1)) != SPI_OK_SELECT || SPI_processed != 1)
@@ -455,7 +479,12 @@ count_citus_rows(Oid relid)
 	rows = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 									   SPI_tuptable->tupdesc, 1, &isnull));
 	SPI_finish();
+	AtEOXact_GUC(false, save_nestlevel);
 	pfree(sql);
+
+	old = MemoryContextSwitchTo(writes.cxt);
+	writes.citus_tables = list_append_unique_oid(writes.citus_tables, relid);
+	MemoryContextSwitchTo(old);
 	return isnull ? 0 : rows;
 }
 
@@ -476,8 +505,10 @@ count_table_rows(Oid relid)
 		citus_counted = true;
 		return count_citus_rows(relid);
 	}
-	if (writes.citus_utility != NULL && OidIsValid(nat_citus_shard_parent(relid)))
-		return 0;				/* counted with its table, above */
+	/* a shard of a table counted above, which Citus empties here too */
+	if (writes.citus_utility != NULL &&
+		list_member_oid(writes.citus_tables, nat_citus_local_shard_parent(relid)))
+		return 0;
 	rel = table_open(relid, NoLock);
 	snapshot = RegisterSnapshot(GetTransactionSnapshot());
 
@@ -723,8 +754,6 @@ nat_writes_utility_after(Node *stmt)
 
 	if (!counting())
 		return;
-	if (stmt == writes.citus_utility)
-		writes.citus_utility = NULL;
 	if (IsA(stmt, CreateTableAsStmt))
 		rv = ((CreateTableAsStmt *) stmt)->into->rel;
 	else if (IsA(stmt, RefreshMatViewStmt))
@@ -736,4 +765,16 @@ nat_writes_utility_after(Node *stmt)
 		return;					/* WITH NO DATA into nothing, IF NOT EXISTS */
 	CommandCounterIncrement();	/* see the rows the statement wrote */
 	nat_writes_add(count_table_rows(relid));
+}
+
+/*
+ * A utility statement ended, however (call_guard.c, on every way out): its
+ * Citus tables' shards are no longer being emptied, also when an error
+ * that agent code catches ended it.
+ */
+void
+nat_writes_utility_end(Node *stmt)
+{
+	if (stmt == writes.citus_utility)
+		writes.citus_utility = NULL;
 }

@@ -37,7 +37,9 @@
 #include "postgres.h"
 
 #include "catalog/pg_namespace.h"
+#include "catalog/pg_type.h"
 #include "commands/extension.h"
+#include "executor/spi.h"
 #include "neon_ai_tools.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
@@ -153,6 +155,42 @@ nat_citus_shard_parent(Oid relid)
 	if (table_name == NULL || !is_shard_name(relname, suffix, table_name))
 		return InvalidOid;
 	return table;
+}
+
+/*
+ * If relid is a shard placed on this node, the table it is a shard of;
+ * else InvalidOid.  Citus made such a relation here, so a relation of the
+ * same name cannot be another one (a table an agent names like the shard
+ * of a placement on another node is not one).
+ */
+Oid
+nat_citus_local_shard_parent(Oid relid)
+{
+	Oid			table = nat_citus_shard_parent(relid);
+	const char *suffix;
+	uint64		shardid;
+	Oid			argtypes[1] = {INT8OID};
+	Datum		args[1];
+	bool		placed;
+	int			rc;
+
+	if (!OidIsValid(table))
+		return InvalidOid;
+	shardid = shard_id_suffix(get_rel_name(relid), &suffix);
+	args[0] = Int64GetDatum((int64) shardid);
+	if ((rc = SPI_connect()) != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
+	rc = SPI_execute_with_args("SELECT FROM pg_catalog.pg_dist_placement p"
+							   " JOIN pg_catalog.pg_dist_local_group g"
+							   " ON p.groupid OPERATOR(pg_catalog.=) g.groupid"
+							   " WHERE p.shardid OPERATOR(pg_catalog.=) $1",
+							   1, argtypes, args, NULL, true, 1);
+	if (rc != SPI_OK_SELECT)
+		elog(ERROR, "could not read Citus's shard placements: %s",
+			 SPI_result_code_string(rc));
+	placed = SPI_processed > 0;
+	SPI_finish();
+	return placed ? table : InvalidOid;
 }
 
 /*

@@ -284,5 +284,51 @@ is($r->{affectedRows}, 30,
 	"DROP TABLE of a distributed table: affectedRows 30 (not Citus's own metadata rows)")
   or diag(encode_json($r));
 
+# 6. Counting that an agent cannot bend.
+$coord->safe_psql(
+	'postgres', q{
+	GRANT CREATE ON SCHEMA public TO agent;
+	CREATE TABLE tr_h (id int PRIMARY KEY);
+	SELECT citus_add_local_table_to_metadata('tr_h');
+	INSERT INTO tr_h SELECT generate_series(1, 20);
+	CREATE TABLE tr_d2 (tenant_id int, v int);
+	SELECT create_distributed_table('tr_d2', 'tenant_id');
+	INSERT INTO tr_d2 SELECT g, g FROM generate_series(1, 20) g;
+	CREATE TABLE tr_rls (tenant_id int, v int);
+	SELECT create_distributed_table('tr_rls', 'tenant_id');
+	INSERT INTO tr_rls SELECT g, g FROM generate_series(1, 20) g;
+	ALTER TABLE tr_rls ENABLE ROW LEVEL SECURITY;
+	CREATE POLICY few ON tr_rls FOR SELECT USING (v <= 2);
+	GRANT SELECT, TRUNCATE ON tr_h, tr_d2, tr_rls TO agent;
+});
+
+# a count() of the agent's own, earlier in its search_path, counted 0
+$r = $c->call('execute_sql',
+	q{{"sql": "DO $d$ BEGIN CREATE AGGREGATE public.count(*) (SFUNC = pg_catalog.int8abs, STYPE = int8, INITCOND = '0'); SET LOCAL search_path = public, pg_catalog; TRUNCATE tr_h; END $d$", "max_affected": 10}});
+is($r->{errorType}, 'limit_exceeded',
+	'TRUNCATE after planting an aggregate count() before pg_catalog in search_path: still limit_exceeded (20 rows, limit 10)')
+  or diag(encode_json($r));
+is(count_of('tr_h'), '20', 'nothing was removed');
+
+# under row-level security the count would see only the policy's rows
+$r = $c->call('execute_sql', '{"sql": "TRUNCATE tr_rls"}');
+is($r->{errorType}, 'permission_denied',
+	'TRUNCATE of a Citus table under row-level security: refused (its policies would hide rows from the count)')
+  or diag(encode_json($r));
+is(count_of('tr_rls'), '20', 'nothing was removed');
+
+# a TRUNCATE that fails inside an exception block does not leave its
+# shards' exemption behind: a relation named like a shard placed on a
+# worker, filled later in the call, is counted
+my $shard = $coord->safe_psql('postgres',
+	q{SELECT shard_name FROM citus_shards WHERE table_name = 'tr_d2'::regclass AND nodeport <> (SELECT setting::int FROM pg_settings WHERE name = 'port') ORDER BY shardid LIMIT 1});
+like($shard, qr/^tr_d2_\d+$/, "a shard of tr_d2 on a worker: $shard");
+$r = $c->call('execute_sql',
+	qq{{"sql": "DO \$d\$ BEGIN CREATE TABLE tr_boom (i int); CREATE FUNCTION tr_boom() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN RAISE EXCEPTION ''boom''; END'; CREATE TRIGGER b BEFORE TRUNCATE ON tr_boom EXECUTE FUNCTION tr_boom(); BEGIN TRUNCATE tr_d2, tr_boom; EXCEPTION WHEN others THEN NULL; END; CREATE MATERIALIZED VIEW $shard AS SELECT g FROM generate_series(1, 50) g; END \$d\$", "max_affected": 60}});
+is($r->{errorType}, 'limit_exceeded',
+	'a relation named like a shard on a worker, after a TRUNCATE of its table failed in an exception block: its 50 rows count (20 + 50, limit 60)')
+  or diag(encode_json($r));
+is(count_of('tr_d2'), '20', 'tr_d2 keeps its rows');
+
 $c->stop;
 done_testing();
