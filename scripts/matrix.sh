@@ -190,6 +190,9 @@ in_root() {
             cp -al "$CACHE/apt-archives/$SUITE" "$CACHE/apt-archives/$NAME.new" &&
                 mv "$CACHE/apt-archives/$NAME.new" "$CACHE/apt-archives/$NAME"
         fi
+        # apt's lock file of its own: one linked from the suite's cache is
+        # the same file, which the other target's apt may hold
+        rm -f "$CACHE/apt-archives/$NAME/lock"
         mkdir -p "$CACHE/apt-archives/$NAME/partial" "$CACHE/npm/$NAME"
         chmod 1777 "$CACHE/npm/$NAME"
         caches="mount --bind '$CACHE/apt-archives/$NAME' '$root/var/cache/apt/archives'
