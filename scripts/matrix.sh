@@ -3,8 +3,8 @@
 # chroots made with debootstrap from Debian's own packages.
 #
 #   bookworm      PostgreSQL 15   scripts/demo.sh (and scripts/test.sh with
-#                                 NAT_MATRIX_BOOKWORM_TEST=1: .ci/run runs it
-#                                 on its bookworm host)
+#                                 NAT_MATRIX_BOOKWORM_TEST=1: .ci/run's host
+#                                 target runs it on its bookworm host)
 #   trixie        PostgreSQL 17   scripts/demo.sh, then scripts/test.sh
 #   sid           PostgreSQL 18   scripts/test.sh, without the MCP program's
 #                                 and the client libraries' suites
@@ -87,7 +87,7 @@ target_spec() {
     PGV=""
     SKIP=""
     case $1 in
-        # bookworm's tests are .ci/run's first step, on the host (bookworm, 15)
+        # bookworm's tests are the host target's (.ci/run: a bookworm host, 15)
         bookworm) SUITE=bookworm STEPS="demo${NAT_MATRIX_BOOKWORM_TEST:+ test}" ;;
         trixie) SUITE=trixie STEPS="demo test" ;;
         sid) SUITE=sid STEPS="test" SKIP="$MCP_SUITES $NODE_SUITES" ;;
@@ -247,13 +247,11 @@ run_target() {
         echo "==================== matrix: host (this machine, no chroot) ===================="
     else
         echo "==================== matrix: $name (${PGV:+PostgreSQL $PGV, }Debian $SUITE) ===================="
-    fi
-    if [ "$SUITE" = host ]; then
-        :
-    elif ! prepare_root "$name" "$root" >"$log" 2>&1; then
-        sed "s/^/[$name] /" "$log"
-        add "$name" 0 1 "could not make the chroot"
-        return
+        if ! prepare_root "$name" "$root" >"$log" 2>&1; then
+            sed "s/^/[$name] /" "$log"
+            add "$name" 0 1 "could not make the chroot"
+            return
+        fi
     fi
     for step in $STEPS; do
         step_start=$(date +%s)

@@ -25,6 +25,8 @@ CACHE=${NAT_CACHE-/var/cache/neon_ai_tools}
 bash "$HERE/install-deps.sh"
 # shellcheck source=scripts/cluster.sh
 source "$HERE/cluster.sh"
+# shellcheck source=scripts/results.sh
+source "$HERE/results.sh"
 
 fail() {
     echo "test-citus: $*"
@@ -91,10 +93,8 @@ nat_run_as_user "$WORK" timeout -k 30 "${NAT_SUITE_TIMEOUT:-900}" \
     make prove_installcheck PROVE_TESTS="${tests[*]}" PROVE_FLAGS="-v --timer" PG_CONFIG="$NAT_PG_CONFIG" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
-pass=$(grep -E '^ok [0-9]+' "$log" | grep -vE '^ok +[0-9]+ ms ' | grep -cviE '# *(skip|todo)' || true)
-failed=$(grep -cE '^not ok [0-9]+' "$log" || true)
-died=$(grep -cE '^[^ ].*\(Wstat: .* Failed: 0\)$' "$log" || true)
-failed=$((failed + died))
+count_tap "$log"
+pass=$C_PASS failed=$C_FAIL
 if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
 if [ "$rc" -ne 0 ]; then
     for f in "$WORK"/tmp_check/log/regress_log_*; do
@@ -102,6 +102,6 @@ if [ "$rc" -ne 0 ]; then
     done
 fi
 echo "== Citus suites: $(($(date +%s) - start)) s in all"
-grep -E '^not ok [0-9]+|\(Wstat: .* Failed: 0\)$' "$log" | head -n 20 | sed 's/^/failed: citus: /' || true
+failed_results "$log" | sed 's/^/failed: citus: /' || true
 echo "$pass passed, $failed failed"
 [ "$failed" -eq 0 ]

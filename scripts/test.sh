@@ -27,32 +27,8 @@ SUMMARY=("$(printf '%-10s installed in %ss' deps "$deps_secs")")
 FAILURES=()   # "suite: not ok ..." lines, for the summary
 
 # --- result counting --------------------------------------------------------
-# Each counter reads a suite's log and sets C_PASS, C_FAIL, C_SKIP.
-
-# pg_regress prints one line per test.  15: "test name   ... ok   12 ms",
-# "     name   ... FAILED   12 ms" (parallel group member), "... failed
-# (ignored)".  16 and later print TAP: "ok 1   - name   12 ms",
-# "not ok 2   - name   12 ms", with "# (ignored)" after an ignored failure.
-# Ignored tests count as skipped.
-count_regress() {
-    local log=$1
-    C_PASS=$(grep -cE '^(test | +)[^ ]+ +\.\.\. ok( |$)|^ok [0-9]+ +[-+] ' "$log" || true)
-    C_FAIL=$(grep -E '^(test | +)[^ ]+ +\.\.\. FAILED( |$)|^not ok [0-9]+ +[-+] ' "$log" | grep -cv '# (ignored)' || true)
-    C_SKIP=$(grep -cE '^(test | +)[^ ]+ +\.\.\. failed \(ignored\)|^not ok [0-9]+ +[-+] .*# \(ignored\)' "$log" || true)
-}
-
-# TAP (prove -v, node --test --test-reporter=tap, ...): top-level
-# "ok N" / "not ok N" lines; "# SKIP" and "# TODO" are not failures.  A
-# script that died without a failing assertion shows up only in prove's
-# summary ("... (Wstat: 65280 (exited 255) Tests: 1 Failed: 0)"): one more.
-count_tap() {
-    local log=$1 died
-    C_PASS=$(grep -E '^ok [0-9]+' "$log" | grep -vE '^ok +[0-9]+ ms ' | grep -cviE '# *(skip|todo)' || true)
-    C_FAIL=$(grep -E '^not ok [0-9]+' "$log" | grep -cviE '# *todo' || true)
-    died=$(grep -cE '^[^ ].*\(Wstat: .* Failed: 0\)$' "$log" || true)
-    C_FAIL=$((C_FAIL + died))
-    C_SKIP=$(grep -iE '^(not )?ok [0-9]+.*# *(skip|todo)|^1\.\.0 # *skip' "$log" | grep -c . || true)
-}
+# shellcheck source=scripts/results.sh
+source "$HERE/results.sh"
 
 record() {
     local name=$1 pass=$2 fail=$3 skip=$4 note=${5:-} secs=${6:-}
@@ -63,13 +39,12 @@ record() {
         "$name" "$pass" "$fail" "$skip" "${secs:+  ${secs}s}" "${note:+  ($note)}")")
 }
 
-# the failing results of a suite's log, named in the summary (at most 20)
+# the failing results of a suite's log, named in the summary
 note_failures() {
     local name=$1 log=$2 line
     while IFS= read -r line; do
         FAILURES+=("failed: $name: $line")
-    done < <(grep -E '^not ok [0-9]+|^(test | +)[^ ]+ +\.\.\. FAILED( |$)|\(Wstat: .* Failed: 0\)$' "$log" |
-        grep -viE '# *(todo|\(ignored\))' | head -n 20)
+    done < <(failed_results "$log")
 }
 
 # skipped NAME: is NAME (a suite, or a TAP file without .pl) in NAT_TEST_SKIP?

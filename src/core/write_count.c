@@ -68,10 +68,10 @@
 #include "nodes/parsenodes.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
-#include "utils/guc.h"
-#include "utils/rls.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/rls.h"
 #include "utils/snapmgr.h"
 
 /* a wrapped node and the function it ran before */
@@ -103,11 +103,9 @@ static struct
 								 * tables were counted through Citus, while
 								 * it runs */
 	List	   *citus_tables;	/* those tables (Oid) */
+	bool		citus_counted;	/* the statement being counted has one */
 	MemoryContext cxt;
 } writes;
-
-/* count_table_rows() counted a Citus table through Citus */
-static bool citus_counted = false;
 
 /* a Citus modification's executor run, counted when it finishes */
 typedef struct CitusRun
@@ -502,7 +500,7 @@ count_table_rows(Oid relid)
 
 	if (!nat_guard_remote() && nat_citus_table_kind(relid) != NAT_CITUS_NONE)
 	{
-		citus_counted = true;
+		writes.citus_counted = true;
 		return count_citus_rows(relid);
 	}
 	/* a shard of a table counted above, which Citus empties here too */
@@ -702,7 +700,7 @@ nat_writes_utility_before(Node *stmt)
 
 	if (!counting())
 		return;
-	citus_counted = false;
+	writes.citus_counted = false;
 	if (IsA(stmt, TruncateStmt))
 		count_truncate((TruncateStmt *) stmt);
 	else if (IsA(stmt, DropStmt))
@@ -735,7 +733,7 @@ nat_writes_utility_before(Node *stmt)
 			}
 		}
 	}
-	if (citus_counted && writes.citus_utility == NULL)
+	if (writes.citus_counted && writes.citus_utility == NULL)
 		writes.citus_utility = stmt;
 	if (rows > 0)
 		nat_writes_add(rows);

@@ -130,24 +130,23 @@ is_shard_name(const char *relname, const char *suffix, const char *table)
 
 /*
  * If relid is a Citus shard (see the file's comment), the table it is a
- * shard of; else InvalidOid.  Names without a shard id suffix cost no
- * catalog access.
+ * shard of, and *shardid its id; else InvalidOid.  Names without a shard
+ * id suffix cost no catalog access.
  */
-Oid
-nat_citus_shard_parent(Oid relid)
+static Oid
+shard_parent(Oid relid, uint64 *shardid)
 {
 	char	   *relname = get_rel_name(relid);
 	const char *suffix;
-	uint64		shardid;
 	Oid			table;
 	char	   *table_name;
 
 	if (relname == NULL)
 		return InvalidOid;
-	shardid = shard_id_suffix(relname, &suffix);
-	if (shardid == 0 || !nat_citus_installed())
+	*shardid = shard_id_suffix(relname, &suffix);
+	if (*shardid == 0 || !nat_citus_installed())
 		return InvalidOid;
-	table = shard_table(shardid);
+	table = shard_table(*shardid);
 	if (!OidIsValid(table) || table == relid ||
 		get_rel_namespace(table) != get_rel_namespace(relid))
 		return InvalidOid;
@@ -155,6 +154,15 @@ nat_citus_shard_parent(Oid relid)
 	if (table_name == NULL || !is_shard_name(relname, suffix, table_name))
 		return InvalidOid;
 	return table;
+}
+
+/* the table relid is a shard of (shard_parent()), or InvalidOid */
+Oid
+nat_citus_shard_parent(Oid relid)
+{
+	uint64		shardid;
+
+	return shard_parent(relid, &shardid);
 }
 
 /*
@@ -166,9 +174,8 @@ nat_citus_shard_parent(Oid relid)
 Oid
 nat_citus_local_shard_parent(Oid relid)
 {
-	Oid			table = nat_citus_shard_parent(relid);
-	const char *suffix;
 	uint64		shardid;
+	Oid			table = shard_parent(relid, &shardid);
 	Oid			argtypes[1] = {INT8OID};
 	Datum		args[1];
 	bool		placed;
@@ -176,7 +183,6 @@ nat_citus_local_shard_parent(Oid relid)
 
 	if (!OidIsValid(table))
 		return InvalidOid;
-	shardid = shard_id_suffix(get_rel_name(relid), &suffix);
 	args[0] = Int64GetDatum((int64) shardid);
 	if ((rc = SPI_connect()) != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
