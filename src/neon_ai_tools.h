@@ -473,6 +473,7 @@ typedef struct ToolError
 	char	   *message;
 	char	   *path;			/* JSON path of the argument at fault */
 	char	   *suggestion;
+	char	   *did_you_mean;	/* the one corrected value, if there is one */
 	List	   *suggested_actions;	/* of char * */
 	List	   *affected_resources; /* of char * */
 	List	   *dependencies;	/* of char * */
@@ -500,6 +501,10 @@ extern ToolError *nat_error(NatErrorKind kind, const char *fmt,...) pg_attribute
 pg_noreturn extern void nat_throw(ToolError *err) pg_attribute_noreturn();
 pg_noreturn extern void nat_invalid_param(const char *path, const char *suggestion,
 										  const char *fmt,...) pg_attribute_printf(3, 4) pg_attribute_noreturn();
+extern void nat_error_offer(ToolError *err, const char *value, char *action);
+pg_noreturn extern void nat_invalid_param_offer(const char *path, const char *close,
+												char *action, const char *otherwise,
+												const char *fmt,...) pg_attribute_printf(5, 6) pg_attribute_noreturn();
 extern void nat_set_error_context(MemoryContext cxt);
 extern ToolError *nat_take_pending_error(void);
 extern void nat_clear_pending_error(void);
@@ -593,6 +598,7 @@ typedef struct ErrorEnrichment
 	ErrorTextInfo text;			/* what the message patterns found: the
 								 * category, codes, the pattern's advice */
 	char	   *suggestion;		/* from the error's fields or the catalog */
+	char	   *did_you_mean;	/* the one corrected name or value, or NULL */
 	/* the names and steps of the error's fields and of the patterns */
 	List	   *suggested_actions;
 	List	   *affected_resources;

@@ -194,6 +194,7 @@ nat_enrich_error(const ErrorFacts *facts, ErrorEnrichment *en)
 	if (err)
 	{
 		en->suggestion = err->suggestion;
+		en->did_you_mean = err->did_you_mean;
 		en->suggested_actions = list_copy(err->suggested_actions);
 		en->affected_resources = list_copy(err->affected_resources);
 		en->dependencies = list_copy(err->dependencies);

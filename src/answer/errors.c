@@ -456,6 +456,7 @@ nat_throw(ToolError *err)
 	copy->message = copy_string(err->message);
 	copy->path = copy_string(err->path);
 	copy->suggestion = copy_string(err->suggestion);
+	copy->did_you_mean = copy_string(err->did_you_mean);
 	copy->suggested_actions = copy_string_list(err->suggested_actions);
 	copy->affected_resources = copy_string_list(err->affected_resources);
 	copy->dependencies = copy_string_list(err->dependencies);
@@ -490,6 +491,44 @@ nat_invalid_param(const char *path, const char *suggestion, const char *fmt,...)
 	va_end(args);
 	err->path = path ? pstrdup(path) : NULL;
 	err->suggestion = suggestion ? pstrdup(suggestion) : NULL;
+	nat_throw(err);
+}
+
+/*
+ * Offer the one value the agent probably meant: "Did you mean "v"?" as
+ * the suggestion, the value itself in did_you_mean (for a program to take),
+ * and action, the call's step with it, first among suggested_actions.
+ */
+void
+nat_error_offer(ToolError *err, const char *value, char *action)
+{
+	err->suggestion = psprintf("Did you mean \"%s\"?", value);
+	err->did_you_mean = pstrdup(value);
+	if (action)
+		err->suggested_actions = lcons(action, err->suggested_actions);
+}
+
+/*
+ * nat_invalid_param() for an argument whose value (or name) is close to
+ * one valid value: that value is offered (nat_error_offer()); with none,
+ * otherwise is the suggestion.
+ */
+void
+nat_invalid_param_offer(const char *path, const char *close, char *action,
+						const char *otherwise, const char *fmt,...)
+{
+	ToolError  *err = palloc0(sizeof(ToolError));
+	va_list		args;
+
+	err->kind = NAT_ERR_INVALID_PARAMETERS;
+	va_start(args, fmt);
+	err->message = nat_format_va(fmt, args);
+	va_end(args);
+	err->path = path ? pstrdup(path) : NULL;
+	if (close)
+		nat_error_offer(err, close, action);
+	else
+		err->suggestion = otherwise ? pstrdup(otherwise) : NULL;
 	nat_throw(err);
 }
 

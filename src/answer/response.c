@@ -719,6 +719,8 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 	nat_push_bool(&state, "retryable", cat.retryable);
 	if (suggestion)
 		nat_push_string(&state, "suggestion", suggestion);
+	if (en.did_you_mean)
+		nat_push_string(&state, "did_you_mean", en.did_you_mean);
 	if (actions != NIL)
 		nat_push_string_array(&state, "suggested_actions", actions);
 	if (affected != NIL)

@@ -331,11 +331,11 @@ validate_param(const ToolParam *param, JsonbValue *value, const char *path)
 			initStringInfo(&allowed);
 			for (i = 0; i < n; i++)
 				appendStringInfo(&allowed, "%s\"%s\"", i > 0 ? ", " : "", param->enum_values[i]);
-			nat_invalid_param(path,
-							  close ? psprintf("Did you mean \"%s\"?", close) :
-							  psprintf("Use one of %s.", allowed.data),
-							  "argument \"%s\" must be one of %s",
-							  param->name, allowed.data);
+			nat_invalid_param_offer(path, close,
+									close ? psprintf("Retry with \"%s\": \"%s\".", param->name, close) : NULL,
+									psprintf("Use one of %s.", allowed.data),
+									"argument \"%s\" must be one of %s",
+									param->name, allowed.data);
 		}
 	}
 

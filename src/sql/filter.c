@@ -332,10 +332,10 @@ deparse_operator(StringInfo buf, Oid relid, AttrNumber attnum, Oid coltype,
 		const char *close = nat_closest_word(op, filter_operators,
 											 lengthof(filter_operators));
 
-		nat_invalid_param(path,
-						  close ? psprintf("Did you mean \"%s\"?", close) :
-						  "Use one of eq, neq, gt, gte, lt, lte, in, not_in, like, ilike, is_null, between, contains.",
-						  "unknown filter operator \"%s\"", nat_clip(op));
+		nat_invalid_param_offer(path, close,
+								close ? psprintf("Use the operator \"%s\".", close) : NULL,
+								"Use one of eq, neq, gt, gte, lt, lte, in, not_in, like, ilike, is_null, between, contains.",
+								"unknown filter operator \"%s\"", nat_clip(op));
 	}
 }
 

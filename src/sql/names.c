@@ -387,6 +387,8 @@ report_missing_table(const char *str, const char *schema, const char *relname,
 	if (close != NIL)
 	{
 		err->suggestion = nat_did_you_mean(close);
+		if (list_length(close) == 1)
+			err->did_you_mean = pstrdup(linitial(close));
 		foreach(lc, close)
 			err->suggested_actions = lappend(err->suggested_actions,
 											 psprintf("Retry with \"table\": \"%s\".", (char *) lfirst(lc)));
@@ -790,8 +792,8 @@ nat_resolve_column(Oid relid, const char *name, const char *path)
 		err->affected_resources = list_make2(relname, psprintf("%s.%s", relname, quote_identifier(nat_clip(name))));
 		if (close != NIL)
 		{
-			err->suggestion = psprintf("Did you mean \"%s\"?", (char *) linitial(close));
-			err->suggested_actions = list_make1(psprintf("Use the column \"%s\".", (char *) linitial(close)));
+			nat_error_offer(err, linitial(close),
+							psprintf("Use the column \"%s\".", (char *) linitial(close)));
 		}
 		else
 		{

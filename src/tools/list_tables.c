@@ -253,8 +253,7 @@ resolve_schema(const char *str)
 	close = closest_schema(asc_tolower(name, strlen(name)));
 	if (close)
 	{
-		err->suggestion = psprintf("Did you mean \"%s\"?", close);
-		err->suggested_actions = list_make1(psprintf("Retry with \"schema\": \"%s\".", close));
+		nat_error_offer(err, close, psprintf("Retry with \"schema\": \"%s\".", close));
 	}
 	else
 		err->suggestion = pstrdup("Omit \"schema\" to list the tables of every schema you can use.");

@@ -187,10 +187,10 @@ nat_validate_order_by(JsonbValue *value, const char *path)
 				static const char *const keys[] = {"column", "direction", "nulls"};
 				const char *close = nat_closest_word(key, keys, lengthof(keys));
 
-				nat_invalid_param(keypath,
-								  close ? psprintf("Did you mean \"%s\"?", close) :
-								  "Use only column, direction and nulls.",
-								  "unknown order_by key \"%s\"", key);
+				nat_invalid_param_offer(keypath, close,
+										close ? psprintf("Rename the order_by key \"%s\" to \"%s\".", key, close) : NULL,
+										"Use only column, direction and nulls.",
+										"unknown order_by key \"%s\"", key);
 			}
 			if (v.type != jbvString ||
 				(pg_strcasecmp(nat_json_value_text(&v), allowed[0]) != 0 &&
