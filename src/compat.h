@@ -75,6 +75,22 @@
 	pg_namespace_aclcheck((nspid), (roleid), (mode))
 #endif
 
+/* a qualified name's parts; 16 added a soft-error context (NULL: raise) */
+#if PG_VERSION_NUM >= 160000
+#define nat_qualified_name_list(str) stringToQualifiedNameList((str), NULL)
+#else
+#define nat_qualified_name_list(str) stringToQualifiedNameList(str)
+#endif
+
+/* EXECUTE on a function: the same change */
+#if PG_VERSION_NUM >= 160000
+#define nat_proc_aclcheck(procid, roleid, mode) \
+	object_aclcheck(ProcedureRelationId, (procid), (roleid), (mode))
+#else
+#define nat_proc_aclcheck(procid, roleid, mode) \
+	pg_proc_aclcheck((procid), (roleid), (mode))
+#endif
+
 /*
  * The relation's primary key index.  18 added deferrable_ok; earlier
  * versions never return a deferrable one, and ON CONFLICT cannot use one.

@@ -377,7 +377,12 @@ extern bool nat_tool_available(const ToolDef *tool);
 extern bool nat_tool_has_param(const ToolDef *tool, const char *name);
 extern char *nat_available_tool_names(void);
 extern Jsonb *nat_tool_catalog(const char *format, bool compact);
-extern const char *nat_closest_tool_name(const char *name);
+extern List *nat_available_tools(void);
+
+/* ---- in core/name_guess.c: the tool or argument a wrong name meant ---- */
+
+extern const char *nat_tool_meant(const char *name);
+extern const char *nat_argument_meant(const ToolDef *tool, const char *key);
 
 /* ---- in core/custom_store.c: the table of custom tool definitions ---- */
 
@@ -424,6 +429,8 @@ extern void *nat_decode_args(const ToolDef *tool, Jsonb *args);
 extern Jsonb *nat_normalize_args(const ToolDef *tool, Jsonb *args);
 extern const char *nat_json_type_name(JsonbValue *value);
 extern char *nat_json_value_text(JsonbValue *value);
+extern int	nat_name_distance(const char *a, int alen, const char *b, int blen,
+							  int max);
 extern const char *nat_closest_word(const char *word, const char *const *candidates,
 									int ncandidates);
 
@@ -607,6 +614,12 @@ typedef struct ErrorEnrichment
 
 extern void nat_enrich_error(const ErrorFacts *facts, ErrorEnrichment *en);
 
+/* ---- in answer/statement_names.c: did-you-mean for a statement's names ---- */
+
+extern void nat_suggest_statement_name(ErrorData *edata, struct ToolCall *call,
+									   const char *missing_table,
+									   ErrorEnrichment *en);
+
 /* ---- in core/call_timer.c: the private per-call timeout ---- */
 
 extern void nat_timer_arm(int timeout_ms);
@@ -657,6 +670,7 @@ extern void nat_check_identifier(const char *name, int len, const char *path);
 extern bool nat_relation_visible_to_caller(Oid relid, Oid nspid);
 extern List *nat_closest_tables(const char *name, TimestampTz stop_at);
 extern char *nat_did_you_mean(List *names);
+extern List *nat_closest_columns(Oid relid, const char *name);
 pg_noreturn extern void nat_throw_no_privilege(Oid relid, const char *path) pg_attribute_noreturn();
 extern bool nat_hint_is_shareable(const char *hint, const char *sql);
 extern Oid	nat_resolve_call_table(struct ToolCall *call);

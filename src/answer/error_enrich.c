@@ -17,8 +17,8 @@
  *		under the same code rules as ai_error_info() (a specific SQLSTATE
  *		wins over a pattern that disagrees; a class-only or unknown one
  *		lets the pattern decide);
- *	 4. for a live call, the closest table names the role may use when a
- *		table does not exist (names.c's did-you-mean).
+ *	 4. for a live call, the closest table, column or function names the
+ *		role may use when one does not exist (statement_names.c).
  *
  * Names are deduplicated: a name a pattern found is left out when an
  * earlier one is the same, or the same qualified ("s.t" covers "t").
@@ -86,24 +86,6 @@ merge_names(List **list, List *more, const char *table)
 		}
 		*list = lappend(*list, name);
 	}
-}
-
-/*
- * "Did you mean ...?" for a table that does not exist: the closest names
- * the role may use (none it could not see), or NULL.  The call's timer is
- * disarmed by now, so the search stops at its deadline: an error that
- * came late is answered without the suggestion rather than late.
- */
-static char *
-closest_tables_suggestion(List *affected, ToolCall *call)
-{
-	List	   *close;
-
-	if (affected == NIL || call->deadline == 0 ||
-		GetCurrentTimestamp() >= call->deadline)
-		return NULL;
-	close = nat_closest_tables(linitial(affected), call->deadline);
-	return close != NIL ? nat_did_you_mean(close) : NULL;
 }
 
 /*
@@ -185,6 +167,7 @@ nat_enrich_error(const ErrorFacts *facts, ErrorEnrichment *en)
 	ToolError  *err = facts->err;
 	ToolCall   *call = facts->call;
 	ErrorTextInfo *info = &en->text;
+	bool		core_hint = false;
 
 	memset(en, 0, sizeof(ErrorEnrichment));
 	nat_analyze_error_text(facts->message, facts->unread, facts->code,
@@ -215,7 +198,10 @@ nat_enrich_error(const ErrorFacts *facts, ErrorEnrichment *en)
 	/* core's "Perhaps you meant ..." hint is the best suggestion */
 	if (en->suggestion == NULL && facts->hint &&
 		NAT_IS_DID_YOU_MEAN(facts->hint))
+	{
 		en->suggestion = pstrdup(facts->hint);
+		core_hint = true;
+	}
 
 	/* 3: the message patterns */
 	merge_names(&en->affected_resources, info->affected_resources,
@@ -225,8 +211,15 @@ nat_enrich_error(const ErrorFacts *facts, ErrorEnrichment *en)
 	if (en->suggested_actions == NIL && en->suggestion == NULL)
 		en->suggested_actions = info->suggested_actions;
 
-	/* 4: a live call knows which tables the role may use instead */
-	if (call && edata && en->suggestion == NULL &&
-		edata->sqlerrcode == ERRCODE_UNDEFINED_TABLE)
-		en->suggestion = closest_tables_suggestion(info->affected_resources, call);
+	/*
+	 * 4: a live call knows which tables, columns and functions the role may
+	 * use instead; for a column, they replace core's hint (which may be
+	 * shown, but names no column the role may not read and gives no step).
+	 */
+	if (call && edata &&
+		(en->suggestion == NULL ||
+		 (edata->sqlerrcode == ERRCODE_UNDEFINED_COLUMN && core_hint)))
+		nat_suggest_statement_name(edata, call,
+								   info->affected_resources ?
+								   linitial(info->affected_resources) : NULL, en);
 }

@@ -75,6 +75,30 @@ nat_json_value_text(JsonbValue *value)
 }
 
 /*
+ * The edit distance between two names, or more than max when it is past
+ * max: Levenshtein's, except that two neighbouring letters swapped
+ * ("stauts", "lenght"), the commonest typo, count as one edit.
+ */
+int
+nat_name_distance(const char *a, int alen, const char *b, int blen, int max)
+{
+	if (alen == blen && alen >= 2)
+	{
+		int			first = -1;
+		int			ndiff = 0;
+		int			i;
+
+		for (i = 0; i < alen && ndiff <= 2; i++)
+			if (a[i] != b[i] && ndiff++ == 0)
+				first = i;
+		if (ndiff == 2 && first + 1 < alen &&
+			a[first] == b[first + 1] && a[first + 1] == b[first])
+			return 1;
+	}
+	return varstr_levenshtein_less_equal(a, alen, b, blen, 1, 1, 1, max, true);
+}
+
+/*
  * The candidate closest to word, if close enough to be a likely misspelling
  * (at most half of its characters differ), else NULL.
  */
@@ -93,9 +117,8 @@ nat_closest_word(const char *word, const char *const *candidates, int ncandidate
 
 		if (wlen > NAMEDATALEN * 4)
 			break;
-		d = varstr_levenshtein_less_equal(word, wlen, candidates[i],
-										  strlen(candidates[i]), 1, 1, 1,
-										  bestd - 1, true);
+		d = nat_name_distance(word, wlen, candidates[i],
+							  strlen(candidates[i]), bestd - 1);
 		if (d < bestd)
 		{
 			bestd = d;
@@ -474,17 +497,17 @@ nat_decode_args(const ToolDef *tool, Jsonb *args)
 		Assert(tok == WJB_VALUE);
 		if (param == NULL)
 		{
-			const char *close = nat_closest_word(key, (const char *const *) names,
-												 tool->nparams);
+			const char *close = nat_argument_meant(tool, key);
 			StringInfoData known;
 
 			initStringInfo(&known);
 			for (i = 0; i < tool->nparams; i++)
 				appendStringInfo(&known, "%s%s", i > 0 ? ", " : "", names[i]);
-			nat_invalid_param(path,
-							  close ? psprintf("Did you mean \"%s\"?", close) :
-							  psprintf("Use only the arguments %s.", known.data),
-							  "unknown argument \"%s\" for tool %s", key, tool->name);
+			nat_invalid_param_offer(path, close,
+									close ? psprintf("Rename the argument \"%s\" to \"%s\".",
+													 nat_clip(key), close) : NULL,
+									psprintf("Use only the arguments %s.", known.data),
+									"unknown argument \"%s\" for tool %s", key, tool->name);
 		}
 		if (v.type == jbvNull && !param->required)
 			continue;

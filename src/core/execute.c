@@ -322,15 +322,17 @@ find_available_tool(const char *name)
 	}
 	else
 	{
-		const char *close = nat_closest_tool_name(name);
+		const char *meant = name[0] ? nat_tool_meant(name) : NULL;
 
 		err = name[0] == '\0' ?
 			nat_error(NAT_ERR_UNKNOWN_TOOL, "no tool name was given") :
 			nat_error(NAT_ERR_UNKNOWN_TOOL, "tool \"%s\" does not exist", nat_clip(name));
-		err->suggestion = close ?
-			psprintf("Did you mean \"%s\"?", close) :
-			psprintf("Use one of the tools listed by ai_tool_list(): %s.",
-					 nat_available_tool_names());
+		if (meant)
+			nat_error_offer(err, meant,
+							psprintf("Call the tool \"%s\" instead.", meant));
+		else
+			err->suggestion = psprintf("Use one of the tools listed by ai_tool_list(): %s.",
+									   nat_available_tool_names());
 	}
 	nat_throw(err);
 }

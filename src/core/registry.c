@@ -115,20 +115,18 @@ nat_tool_available(const ToolDef *tool)
 }
 
 /*
- * The name of the available tool closest to name, or NULL.
+ * The tools available to the caller (const ToolDef *), in catalog order.
  */
-const char *
-nat_closest_tool_name(const char *name)
+List *
+nat_available_tools(void)
 {
-	List	   *tools = every_tool();
-	const char **names = palloc(sizeof(char *) * list_length(tools));
-	int			n = 0;
+	List	   *tools = NIL;
 	ListCell   *lc;
 
-	foreach(lc, tools)
+	foreach(lc, every_tool())
 		if (nat_tool_available(lfirst(lc)))
-			names[n++] = ((const ToolDef *) lfirst(lc))->name;
-	return nat_closest_word(name, names, n);
+			tools = lappend(tools, lfirst(lc));
+	return tools;
 }
 
 /*

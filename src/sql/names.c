@@ -288,8 +288,7 @@ closest_tables(const char *schema, const char *relname, TimestampTz stop_at)
 			form->relnamespace == info_schema)
 			continue;
 		lower = asc_tolower(cand, strlen(cand));
-		d = varstr_levenshtein_less_equal(target, strlen(target), lower,
-										  strlen(lower), 1, 1, 1, maxd, true);
+		d = nat_name_distance(target, strlen(target), lower, strlen(lower), maxd);
 		pfree(lower);
 		if (d > maxd || d > best[2])
 			continue;
@@ -720,15 +719,16 @@ nat_resolve_table(const char *name, const char *path)
 }
 
 /*
- * The closest column names of relid the caller may read (at most three).
+ * The closest column names of relid the caller may read (all at the same,
+ * smallest distance), or NIL.
  */
-static List *
-closest_columns(Oid relid, const char *name)
+List *
+nat_closest_columns(Oid relid, const char *name)
 {
 	Relation	rel = relation_open(relid, AccessShareLock);
 	TupleDesc	tupdesc = RelationGetDescr(rel);
 	char	   *target = asc_tolower(name, strlen(name));
-	int			maxd = Max(2, (int) strlen(name) / 2);
+	int			maxd = Max(1, ((int) strlen(name) + 1) / 3);
 	List	   *result = NIL;
 	int			best = INT_MAX;
 	int			i;
@@ -745,8 +745,7 @@ closest_columns(Oid relid, const char *name)
 			pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
 			continue;
 		lower = asc_tolower(NameStr(att->attname), strlen(NameStr(att->attname)));
-		d = varstr_levenshtein_less_equal(target, strlen(target), lower, strlen(lower),
-										  1, 1, 1, maxd, true);
+		d = nat_name_distance(target, strlen(target), lower, strlen(lower), maxd);
 		if (d > maxd)
 			continue;
 		if (d < best)
@@ -785,7 +784,7 @@ nat_resolve_column(Oid relid, const char *name, const char *path)
 		ToolError  *err = nat_error(NAT_ERR_INVALID_COLUMN,
 									"column \"%s\" does not exist in table %s",
 									nat_clip(name), relname);
-		List	   *close = closest_columns(relid, name);
+		List	   *close = nat_closest_columns(relid, name);
 
 		err->path = pstrdup(path);
 		err->column = nat_clip(name);
