@@ -224,6 +224,13 @@ suggest_column(const char *message, const char *sql, const char *table,
 }
 
 /*
+ * Functions the grammar knows by name, which pg_proc does not list.
+ */
+static const char *const grammar_functions[] = {
+	"coalesce", "nullif", "greatest", "least",
+};
+
+/*
  * The function names closest to name that the role may execute and its
  * search path finds (pg_catalog included), best first, or NIL.  NIL too
  * if a function of that very name exists: then the arguments were wrong,
@@ -241,6 +248,7 @@ closest_functions(const char *name, TimestampTz stop_at)
 	TableScanDesc scan;
 	HeapTuple	tuple;
 	int			seen = 0;
+	bool		give_none = false;	/* an exact match, or the deadline */
 
 	procrel = table_open(ProcedureRelationId, AccessShareLock);
 	scan = table_beginscan_catalog(procrel, 0, NULL);
@@ -253,7 +261,7 @@ closest_functions(const char *name, TimestampTz stop_at)
 		/* the error came late: no search past the call's deadline */
 		if (++seen % 256 == 0 && stop_at != 0 && GetCurrentTimestamp() >= stop_at)
 		{
-			names = NIL;
+			give_none = true;	/* past the deadline */
 			break;
 		}
 		if (!list_member_oid(path, form->pronamespace) || cand[0] == '_')
@@ -261,7 +269,7 @@ closest_functions(const char *name, TimestampTz stop_at)
 		d = nat_name_distance(target, strlen(target), cand, strlen(cand), Min(best, maxd));
 		if (d == 0)
 		{
-			names = NIL;
+			give_none = true;
 			break;
 		}
 		if (d > maxd || d > best ||
@@ -277,6 +285,20 @@ closest_functions(const char *name, TimestampTz stop_at)
 	}
 	table_endscan(scan);
 	table_close(procrel, AccessShareLock);
+	if (give_none)
+		return NIL;
+	for (seen = 0; seen < lengthof(grammar_functions); seen++)
+	{
+		const char *cand = grammar_functions[seen];
+		int			d = nat_name_distance(target, strlen(target), cand, strlen(cand), maxd);
+
+		if (d > maxd || d > best)
+			continue;
+		if (d < best)
+			names = NIL;
+		best = d;
+		names = lappend(names, makeString((char *) cand));
+	}
 	return names;
 }
 

@@ -133,6 +133,7 @@ nat_closest_word(const char *word, const char *const *candidates, int ncandidate
  * not fit in 64 bits.
  */
 static JsonbValue *arg_value(Jsonb *args, const char *name);
+static void report_missing_argument(const ToolParam *param) pg_attribute_noreturn();
 
 static bool
 json_integer_value(JsonbValue *value, int64 *result)
@@ -517,14 +518,41 @@ nat_decode_args(const ToolDef *tool, Jsonb *args)
 	}
 
 	for (i = 0; i < tool->nparams; i++)
-	{
 		if (tool->params[i].required && !given[i])
-			nat_invalid_param(psprintf("$.%s", tool->params[i].name),
-							  psprintf("Add \"%s\" (%s)", tool->params[i].name,
-									   tool->params[i].description),
-							  "missing required argument \"%s\"", tool->params[i].name);
-	}
+			report_missing_argument(&tool->params[i]);
 	return targs;
+}
+
+/*
+ * A required argument was not given: the step adds it, with the first of
+ * its examples when it has some.
+ */
+static void
+report_missing_argument(const ToolParam *param)
+{
+	ToolError  *err = nat_error(NAT_ERR_INVALID_PARAMETERS,
+								"missing required argument \"%s\"", param->name);
+	char	   *example = NULL;
+
+	if (param->examples_json)
+	{
+		Jsonb	   *examples = DatumGetJsonbP(DirectFunctionCall1(jsonb_in,
+																  CStringGetDatum(param->examples_json)));
+		JsonbValue *first = getIthJsonbValueFromContainer(&examples->root, 0);
+
+		if (first)
+			example = nat_json_value_text(first);
+		if (first && first->type == jbvString)
+			example = psprintf("\"%s\"", example);
+	}
+	err->path = psprintf("$.%s", param->name);
+	err->suggestion = psprintf("Add \"%s\" (%s)", param->name, param->description);
+	err->suggested_actions =
+		list_make1(example && strlen(example) <= 200 ?
+				   psprintf("Add the argument \"%s\", e.g. \"%s\": %s.",
+							param->name, param->name, example) :
+				   psprintf("Add the argument \"%s\".", param->name));
+	nat_throw(err);
 }
 
 /*

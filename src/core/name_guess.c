@@ -171,6 +171,17 @@ name_words(const char *normalized)
 }
 
 static bool
+word_member(List *words, const char *word)
+{
+	ListCell   *lc;
+
+	foreach(lc, words)
+		if (strcmp(lfirst(lc), word) == 0)
+			return true;
+	return false;
+}
+
+static bool
 word_in(const char *word, const WordMeaning *table, int n)
 {
 	int			i;
@@ -300,6 +311,40 @@ nat_tool_meant(const char *name)
 }
 
 /*
+ * The one candidate whose words include all of name's, or all of whose
+ * words name has ("city" and "city_name", "customer_id" and "id" ... when
+ * only one argument ends in "id"); NULL if none or several do.
+ */
+static const char *
+sharing_words(const char *name, const char *const *candidates, int n)
+{
+	List	   *words = name_words(name);
+	const char *found = NULL;
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		List	   *cwords = name_words(candidates[i]);
+		bool		name_in_cand = true;
+		bool		cand_in_name = true;
+		ListCell   *lc;
+
+		foreach(lc, words)
+			if (!word_member(cwords, lfirst(lc)))
+				name_in_cand = false;
+		foreach(lc, cwords)
+			if (!word_member(words, lfirst(lc)))
+				cand_in_name = false;
+		if (!name_in_cand && !cand_in_name)
+			continue;
+		if (found)
+			return NULL;
+		found = candidates[i];
+	}
+	return found;
+}
+
+/*
  * The argument of tool the caller probably meant by key, or NULL (see the
  * file comment).
  */
@@ -328,6 +373,8 @@ nat_argument_meant(const ToolDef *tool, const char *key)
 			if (strcmp(normalized, syn->synonyms[s]) == 0)
 				meant = syn->param;
 	}
+	if (meant == NULL)
+		meant = sharing_words(normalized, names, tool->nparams);
 	if (meant == NULL)
 		meant = nat_closest_word(normalized, names, tool->nparams);
 	/* the name as the agent wrote it is never its own correction */
