@@ -616,6 +616,7 @@ extern void nat_enrich_error(const ErrorFacts *facts, ErrorEnrichment *en);
 
 /* ---- in answer/statement_names.c: did-you-mean for a statement's names ---- */
 
+extern char *nat_readable_column_list(Oid relid);
 extern void nat_suggest_statement_name(ErrorData *edata, struct ToolCall *call,
 									   const char *missing_table,
 									   ErrorEnrichment *en);

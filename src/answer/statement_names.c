@@ -12,9 +12,9 @@
  * agents then get no name at all.  Here the names offered are those the
  * role may use: the readable columns of the tables the statement names
  * (parsed again from its text), the functions it may execute on its
- * search path, the tables it may see (names.c).  Only errors raised by the
- * statement itself are looked at: a function's nested SQL (internalquery)
- * names tables the agent never wrote.
+ * search path, the tables it may see (names.c).  An error raised in a
+ * function the statement called is looked up in the statement's tables
+ * too: what is offered is still only what the role may use.
  *
  * The message is read for the missing name, so a server whose
  * lc_messages is not English gets no suggestion here, only the rest of
@@ -140,8 +140,8 @@ name_in_message(const char *message, const char *word)
  * "a, b, c" of the columns of relid the role may read, or NULL if it may
  * read none or too many to list.
  */
-static char *
-readable_column_list(Oid relid)
+char *
+nat_readable_column_list(Oid relid)
 {
 	int			omitted;
 	List	   *attnums = nat_readable_columns(relid, &omitted);
@@ -213,7 +213,7 @@ suggest_column(const char *message, const char *sql, const char *table,
 	}
 	else if (list_length(relids) == 1)
 	{
-		char	   *columns = readable_column_list(linitial_oid(relids));
+		char	   *columns = nat_readable_column_list(linitial_oid(relids));
 
 		if (columns == NULL)
 			return;
@@ -367,8 +367,6 @@ nat_suggest_statement_name(ErrorData *edata, ToolCall *call,
 
 	/* the error came late: it is answered without a search */
 	if (call->deadline == 0 || GetCurrentTimestamp() >= call->deadline)
-		return;
-	if (edata->internalquery != NULL)
 		return;
 	switch (edata->sqlerrcode)
 	{

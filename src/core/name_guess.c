@@ -231,7 +231,7 @@ strict_distance(const char *word)
  * stands for and that is among candidates.
  */
 static const char *
-tool_of_words(List *words, const char *const *candidates, int n)
+tool_of_words(List *words, const char *const *candidates, int n, bool writes)
 {
 	static const struct
 	{
@@ -248,6 +248,10 @@ tool_of_words(List *words, const char *const *candidates, int n)
 	for (g = 0; g < lengthof(groups); g++)
 	{
 		ListCell   *lc;
+
+		/* a name that writes is not answered with a reading tool */
+		if (writes && groups[g].table == read_words)
+			break;
 
 		foreach(lc, words)
 		{
@@ -304,7 +308,7 @@ nat_tool_meant(const char *name)
 	if (meant == NULL)
 		meant = closest_within(normalized, candidates, n, strict_distance(normalized));
 	if (meant == NULL)
-		meant = tool_of_words(words, candidates, n);
+		meant = tool_of_words(words, candidates, n, writes);
 	if (meant == NULL)
 		meant = nat_closest_word(normalized, candidates, n);
 	return meant;

@@ -785,6 +785,7 @@ nat_resolve_column(Oid relid, const char *name, const char *path)
 									"column \"%s\" does not exist in table %s",
 									nat_clip(name), relname);
 		List	   *close = nat_closest_columns(relid, name);
+		char	   *columns;
 
 		err->path = pstrdup(path);
 		err->column = nat_clip(name);
@@ -793,6 +794,12 @@ nat_resolve_column(Oid relid, const char *name, const char *path)
 		{
 			nat_error_offer(err, linitial(close),
 							psprintf("Use the column \"%s\".", (char *) linitial(close)));
+		}
+		else if ((columns = nat_readable_column_list(relid)) != NULL)
+		{
+			err->suggestion = psprintf("The columns of %s you may read are %s.",
+									   relname, columns);
+			err->suggested_actions = list_make1(psprintf("Use one of the columns %s.", columns));
 		}
 		else
 		{
