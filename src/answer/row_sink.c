@@ -25,10 +25,13 @@
  * for narrow rows weighs much more than its text ({"n": 1} is 8 bytes of
  * text and some 400 bytes of tree; a columnar row weighs about half a json
  * row, its elements having no keys).  So the cap also stops the rows when
- * their estimated memory passes ANSWER_MEMORY_FACTOR times the byte cap:
- * whatever the rows, the answer's memory stays a fixed multiple of
- * max_response_bytes.  The answer says which of the two stopped them
- * (truncation.reason byte_limit or memory_limit).
+ * their estimated memory passes ANSWER_MEMORY_FACTOR times the byte cap,
+ * or times ANSWER_MEMORY_FLOOR when the cap is smaller: whatever the rows,
+ * the answer's memory stays a fixed multiple of max_response_bytes (8 MB
+ * at the default), and a small cap is filled exactly in every format, as
+ * the row cap (at most 10,000 rows) stops narrow rows before 8 MB.  The
+ * answer says which of the two stopped them (truncation.reason byte_limit
+ * or memory_limit).
  *
  * IDENTIFICATION
  *		  src/answer/row_sink.c
@@ -47,6 +50,7 @@
 #include "utils/memutils.h"
 
 #define ANSWER_MEMORY_FACTOR 8
+#define ANSWER_MEMORY_FLOOR		(1024 * 1024)
 
 /*
  * A column in "columns": {"name": ..., "type": ...} and separators besides
@@ -97,7 +101,7 @@ mark_truncated(RowSink *sink, const char *reason, int64 limit)
 static int64
 memory_cap(RowSink *sink)
 {
-	return ANSWER_MEMORY_FACTOR * sink->caps.max_bytes;
+	return ANSWER_MEMORY_FACTOR * Max(sink->caps.max_bytes, ANSWER_MEMORY_FLOOR);
 }
 
 /*

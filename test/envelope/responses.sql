@@ -176,10 +176,12 @@ SELECT 'success/select_query offset paging', ai_tool_call('select_query',
 SET neon_ai_tools.max_response_bytes = '8kB';
 SELECT 'success/select_query truncated by byte_limit', ai_tool_call('select_query',
     '{"table": "blobs", "order_by": "id"}');
-SET neon_ai_tools.max_response_bytes = '1kB';
+SET neon_ai_tools.row_limit = 10000;
 SELECT 'success/execute_sql truncated by memory_limit', ai_tool_call('execute_sql',
-    '{"sql": "SELECT g FROM generate_series(1, 1000) g", "format": "columnar"}');
-RESET neon_ai_tools.max_response_bytes;
+    jsonb_build_object('sql', 'SELECT ' || (SELECT string_agg(format('%s AS c%s', g, g), ', ')
+                                            FROM generate_series(1, 24) g) ||
+                              ' FROM generate_series(1, 10000)', 'format', 'columnar'));
+RESET neon_ai_tools.row_limit;
 
 -- insert_data
 SELECT 'success/insert_data one row, generated fields returned', ai_tool_call('insert_data',

@@ -132,11 +132,11 @@ SELECT call('select_query', '{"table": "words", "format": 1}') ->> 'error' AS er
 SELECT call('describe_table', '{"table": "words", "format": "csv"}') ->> 'errorType' AS error_type;
 
 -- the byte cap counts the rendered form of each format: each stays under
--- it, and the smaller forms carry more rows.  Narrow rows in json and
--- columnar weigh more in memory than as text, so the memory the rows may
--- take while the answer is built (8 times the cap) stops them first, and
--- truncation says so (issue 32, item 7): a columnar row weighs about half
--- a json row, so it carries about twice the rows
+-- it, and the smaller forms carry more rows (issue 32, item 7: columnar
+-- carries more than json).  Narrow rows in json and columnar weigh more
+-- in memory than as text; under a small cap the memory they may take
+-- while the answer is built (8 times the cap, at least 8 MB) leaves the
+-- byte cap to stop them
 CREATE TABLE wide (id int PRIMARY KEY, label text, amount numeric);
 INSERT INTO wide SELECT g, 'label number ' || g, g * 1.25 FROM generate_series(1, 300) g;
 SET neon_ai_tools.max_response_bytes = 4096;
@@ -169,6 +169,16 @@ SELECT f AS format, a -> 'rowCount' AS row_count, a ->> 'warning' LIKE '%column 
 FROM unnest(ARRAY['json', 'columnar', 'csv', 'markdown']) AS f,
      call('select_query', jsonb_build_object('table', 'wide', 'order_by', 'id', 'format', f)) AS a;
 RESET neon_ai_tools.max_response_bytes;
+-- rows of many short values, 10,000 of them under the default 1 MB cap:
+-- their tree passes 8 MB before their text passes the cap, and truncation
+-- says which stopped them
+SET neon_ai_tools.row_limit = 10000;
+SELECT a -> 'truncation' AS truncation, (a -> 'rowCount')::int < 10000 AS stopped_early,
+       octet_length((a -> 'data')::text) < 1048576 AS under_byte_cap
+FROM call('execute_sql', jsonb_build_object('sql',
+  'SELECT ' || (SELECT string_agg(format('%s AS c%s', g, g), ', ') FROM generate_series(1, 24) g) ||
+  ' FROM generate_series(1, 10000)')) AS a;
+RESET neon_ai_tools.row_limit;
 
 -- the catalog lists the argument, an enum, in every catalog format
 SELECT f AS catalog_format,
