@@ -33,6 +33,8 @@
 #include "access/tableam.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_proc.h"
+#include "common/keywords.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "nodes/nodeFuncs.h"
@@ -354,6 +356,171 @@ suggest_table(const char *missing, TimestampTz stop_at, ErrorEnrichment *en)
 }
 
 /*
+ * The SQL keyword closest to word ("selct", "form", "wehre"), or NULL: the
+ * keywords are PostgreSQL's own list; words shorter than three letters
+ * are left alone (too many keywords are one edit from them).
+ */
+static const char *
+closest_keyword(const char *word)
+{
+	/* the keywords of most statements, preferred at the same distance */
+	static const char *const common[] = {
+		"select", "from", "where", "group", "order", "by", "having", "limit",
+		"offset", "insert", "into", "values", "update", "set", "delete",
+		"returning", "join", "inner", "left", "right", "outer", "on", "and",
+		"or", "not", "null", "is", "in", "like", "ilike", "between", "exists",
+		"distinct", "union", "with", "as", "case", "when", "then", "else", "end",
+		"desc", "asc",
+	};
+	char	   *target = asc_tolower(word, strlen(word));
+	int			len = strlen(target);
+	int			maxd = Max(1, len / 3);
+	const char *best = NULL;
+	int			bestd = maxd + 1;
+	int			i;
+
+	if (len < 3 || len >= NAMEDATALEN)
+		return NULL;
+	for (i = 0; i < lengthof(common) + ScanKeywords.num_keywords; i++)
+	{
+		const char *kw = i < lengthof(common) ? common[i] :
+			GetScanKeyword(i - lengthof(common), &ScanKeywords);
+		int			d = nat_name_distance(target, len, kw, strlen(kw), bestd - 1);
+
+		if (d == 0)
+			return NULL;		/* a keyword in the wrong place */
+		if (d < bestd)
+		{
+			bestd = d;
+			best = kw;
+		}
+	}
+	return best;
+}
+
+/*
+ * Where in source the token the error names ("near") is: at one of the
+ * error's positions (1-based characters; a caller's error callbacks may
+ * have moved it to the internal one) if it is there, else its first
+ * occurrence as a whole word.  NULL if it is not found.
+ */
+static const char *
+find_near(const char *source, const char *near, int pos1, int pos2)
+{
+	size_t		len = strlen(near);
+	int			positions[2] = {pos1, pos2};
+	const char *p;
+	int			i;
+
+	for (i = 0; i < 2; i++)
+	{
+		int			c;
+
+		if (positions[i] <= 0)
+			continue;
+		p = source;
+		for (c = 1; c < positions[i] && *p; c++)
+			p += pg_mblen(p);
+		if (pg_strncasecmp(p, near, len) == 0)
+			return p;
+	}
+	for (p = source; (p = strstr(p, near)) != NULL; p += len)
+		if ((p == source || !isalnum((unsigned char) p[-1])) &&
+			!isalnum((unsigned char) p[len]))
+			return p;
+	return NULL;
+}
+
+/*
+ * The word of source that ends just before at, or NULL: "wehre" is read
+ * as an alias, and the error names the word after it.
+ */
+static char *
+word_before(const char *source, const char *at)
+{
+	const char *end = at;
+	const char *start;
+
+	while (end > source && isspace((unsigned char) end[-1]))
+		end--;
+	start = end;
+	while (start > source && (isalpha((unsigned char) start[-1]) || start[-1] == '_'))
+		start--;
+	return end > start ? pnstrdup(start, end - start) : NULL;
+}
+
+/*
+ * Is sql written with another API's placeholders ("?", ":name", "%s")
+ * and none of PostgreSQL's $n?  Quoted text is skipped.
+ */
+static bool
+other_placeholders(const char *sql)
+{
+	bool		other = false;
+	const char *p;
+
+	for (p = sql; *p; p++)
+	{
+		if (*p == '\'' || *p == '"')
+		{
+			const char *end = strchr(p + 1, *p);
+
+			if (end == NULL)
+				break;
+			p = end;
+		}
+		else if (*p == '$' && isdigit((unsigned char) p[1]))
+			return false;
+		else if (*p == '?' || (*p == '%' && p[1] == 's') ||
+				 (*p == ':' && p[1] != ':' && (p == sql || p[-1] != ':') &&
+				  (isalpha((unsigned char) p[1]) || p[1] == '_')))
+			other = true;
+	}
+	return other;
+}
+
+/*
+ * A syntax error (42601): another API's placeholders, or a misspelt
+ * keyword at the place the error names.
+ */
+static void
+suggest_syntax(const char *message, const char *source, int pos1, int pos2,
+			   ErrorEnrichment *en)
+{
+	static const char near[] = "syntax error at or near \"";
+	char	   *word;
+	const char *keyword;
+
+	if (source && other_placeholders(source))
+	{
+		en->suggestion = pstrdup("Write the statement's values as $1, $2, ... and pass them in params: PostgreSQL does not take ?, :name or %s placeholders.");
+		en->suggested_actions = list_make1(pstrdup("Replace each placeholder with $1, $2, ... in the order of params."));
+		return;
+	}
+	if (message == NULL || strncmp(message, near, sizeof(near) - 1) != 0)
+		return;
+	word = pstrdup(message + sizeof(near) - 1);
+	if (strchr(word, '"') == NULL)
+		return;
+	*strchr(word, '"') = '\0';
+	keyword = closest_keyword(word);
+	if (keyword == NULL && source)
+	{
+		const char *at = find_near(source, word, pos1, pos2);
+
+		if (at && (word = word_before(source, at)) != NULL)
+			keyword = closest_keyword(word);
+	}
+	if (keyword == NULL)
+		return;
+	en->suggestion = psprintf("Did you mean %s?", asc_toupper(keyword, strlen(keyword)));
+	en->did_you_mean = asc_toupper(keyword, strlen(keyword));
+	en->suggested_actions = lcons(psprintf("Write \"%s\" instead of \"%s\".",
+										   en->did_you_mean, nat_clip(word)),
+								  en->suggested_actions);
+}
+
+/*
  * Fill the suggestion, did_you_mean and steps of en for an undefined
  * column, function or table of the call's statement, when nothing better
  * (a shareable hint of core's) was found.  missing_table is the table name
@@ -379,6 +546,10 @@ nat_suggest_statement_name(ErrorData *edata, ToolCall *call,
 		case ERRCODE_UNDEFINED_TABLE:
 			if (missing_table)
 				suggest_table(missing_table, call->deadline, en);
+			break;
+		case ERRCODE_SYNTAX_ERROR:
+			suggest_syntax(edata->message, call->query_source,
+						   edata->cursorpos, edata->internalpos, en);
 			break;
 		default:
 			break;

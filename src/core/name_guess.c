@@ -34,7 +34,7 @@
 #include "neon_ai_tools.h"
 #include "utils/varlena.h"
 
-/* a word of a name, and the built-in tool it stands for */
+/* a word of a name, and the built-in tool (or operator) it stands for */
 typedef struct WordMeaning
 {
 	const char *word;
@@ -383,6 +383,54 @@ nat_argument_meant(const ToolDef *tool, const char *key)
 		meant = nat_closest_word(normalized, names, tool->nparams);
 	/* the name as the agent wrote it is never its own correction */
 	if (meant != NULL && strcmp(meant, key) == 0)
+		return NULL;
+	return meant;
+}
+
+/*
+ * A filter operator's other names: SQL's symbols, MongoDB's and ORMs'
+ * spellings.
+ */
+static const WordMeaning operator_synonyms[] = {
+	{"=", "eq"}, {"==", "eq"}, {"equals", "eq"}, {"equal", "eq"}, {"is", "eq"},
+	{"!=", "neq"}, {"<>", "neq"}, {"ne", "neq"}, {"not_equal", "neq"},
+	{"not_equals", "neq"}, {"not", "neq"},
+	{">", "gt"}, {"greater_than", "gt"}, {"greater", "gt"}, {"after", "gt"},
+	{">=", "gte"}, {"ge", "gte"}, {"greater_than_or_equal", "gte"},
+	{"greater_or_equal", "gte"}, {"min", "gte"}, {"from", "gte"}, {"since", "gte"},
+	{"<", "lt"}, {"less_than", "lt"}, {"less", "lt"}, {"before", "lt"},
+	{"<=", "lte"}, {"le", "lte"}, {"less_than_or_equal", "lte"},
+	{"less_or_equal", "lte"}, {"max", "lte"}, {"to", "lte"}, {"until", "lte"},
+	{"one_of", "in"}, {"any", "in"}, {"any_of", "in"}, {"within", "in"},
+	{"nin", "not_in"}, {"none_of", "not_in"}, {"notin", "not_in"},
+	{"matches", "like"}, {"starts_with", "like"}, {"startswith", "like"},
+	{"ends_with", "like"}, {"endswith", "like"}, {"pattern", "like"},
+	{"icontains", "ilike"}, {"iequals", "ilike"}, {"case_insensitive", "ilike"},
+	{"null", "is_null"}, {"isnull", "is_null"}, {"exists", "is_null"},
+	{"is_not_null", "is_null"}, {"not_null", "is_null"},
+	{"range", "between"}, {"has", "contains"}, {"includes", "contains"},
+};
+
+/*
+ * The filter operator (of operators, n of them) the caller probably meant
+ * by op, or NULL: a synonym ("greater_than", ">=", "$gte", "nin"), the
+ * same name in another case or style, or the closest by edits.
+ */
+const char *
+nat_filter_operator_meant(const char *op, const char *const *operators, int n)
+{
+	const char *name = op[0] == '$' ? op + 1 : op;	/* MongoDB's "$gt" */
+	char	   *normalized = normalize_name(name);
+	const char *meant;
+	int			i;
+
+	meant = closest_within(normalized, operators, n, 0);
+	for (i = 0; meant == NULL && i < lengthof(operator_synonyms); i++)
+		if (strcmp(normalized, operator_synonyms[i].word) == 0)
+			meant = operator_synonyms[i].tool;
+	if (meant == NULL)
+		meant = nat_closest_word(normalized, operators, n);
+	if (meant != NULL && strcmp(meant, op) == 0)
 		return NULL;
 	return meant;
 }

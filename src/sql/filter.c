@@ -329,8 +329,8 @@ deparse_operator(StringInfo buf, Oid relid, AttrNumber attnum, Oid coltype,
 		deparse_contains(buf, relid, attnum, coltype, value, params, path);
 	else
 	{
-		const char *close = nat_closest_word(op, filter_operators,
-											 lengthof(filter_operators));
+		const char *close = nat_filter_operator_meant(op, filter_operators,
+													  lengthof(filter_operators));
 
 		nat_invalid_param_offer(path, close,
 								close ? psprintf("Use the operator \"%s\".", close) : NULL,

@@ -86,6 +86,19 @@ SELECT dym.fix('execute_sql', '{"sql": "SELECT secret_lenhgt(name) FROM people"}
 SELECT dym.fix('execute_sql', '{"sql": "SELECT count(*) FROM peple"}');
 SELECT dym.fix('execute_sql', '{"sql": "SELECT count(*) FROM hidden_stat"}') ::text LIKE '%hidden_stats%' AS offers_unreadable_table;
 
+-- 5b. a misspelt keyword (also one read as an alias), another API's placeholders
+SELECT s AS statement, dym.fix('execute_sql', jsonb_build_object('sql', s)) ->> 'did_you_mean' AS meant
+FROM unnest(ARRAY['selct * FROM people', 'SELECT * form people', 'SELECT id FROM people wehre id = 1',
+  'SELECT id FROM people GROUP BY id ordr BY id', 'SELECT id fron people', 'SELECT * FROM people WHERE id = 1']) s;
+SELECT dym.fix('execute_sql', '{"sql": "SELECT * FROM people WHERE id = ?", "params": [1]}') -> 'actions' AS question_mark,
+       dym.fix('execute_sql', '{"sql": "SELECT * FROM people WHERE id = :id", "params": [1]}') -> 'actions' AS colon_name,
+       dym.fix('execute_sql', '{"sql": "SELECT ''a?b'' FROM people WHERE id = $1 AND", "params": [1]}') -> 'actions' AS quoted_mark;
+
+-- 5c. filter operators by other names
+SELECT op AS given, dym.fix('select_query', jsonb_build_object('table', 'people', 'columns', '["id"]'::jsonb,
+         'where', jsonb_build_object('age', jsonb_build_object(op, 3)))) ->> 'did_you_mean' AS meant
+FROM unnest(ARRAY['greater_than', '>=', '$lte', 'not_equal', '!=', 'nin', 'equals', 'GT', 'gtt']) op;
+
 -- 6. custom tools: their names and parameters
 RESET ROLE;
 SELECT ai_tool_define('people_by_status', 'People with a status', 'SELECT id, name FROM dym.people WHERE status = $1',
