@@ -39,6 +39,8 @@
 #define REQUESTS_PER_CONNECTION 4	/* default --max-requests per pooled one */
 #define MAX_ORIGINS 32
 #define MAX_HOSTS 32
+/* the text block's form when --text-block is not given */
+#define TEXT_BLOCK_ENV "NEON_AI_TOOLS_MCP_TEXT_BLOCK"
 
 /* long options without a short form */
 enum
@@ -69,7 +71,8 @@ enum
 	OPT_MAX_REQUESTS_PER_TOKEN,
 	OPT_MAX_SESSIONS_PER_TOKEN,
 	OPT_MAX_BATCH_MEMBERS,
-	OPT_MAX_BATCH_BYTES
+	OPT_MAX_BATCH_BYTES,
+	OPT_TEXT_BLOCK
 };
 
 static void help(void);
@@ -87,10 +90,13 @@ typedef struct Options
 	const char *conninfo;
 	int			max_batch_members;
 	int			max_batch_bytes;
+	McpTextBlock text_block;	/* --text-block */
 } Options;
 
 static void parse_options(int argc, char **argv, Options *o);
 static bool parse_limit_option(int c, Options *o);
+static void parse_text_block(const char *value, const char *origin,
+							 Options *o);
 static int	serve_stdio(Options *o);
 static int	serve_http(Options *o);
 static bool parse_listen(const char *arg, McpHttpSettings *http);
@@ -144,6 +150,7 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	mcp_batch_configure(o.max_batch_members, (size_t) o.max_batch_bytes);
+	mcp_text_block_configure(o.text_block);
 	status = o.serve_http ? serve_http(&o) : serve_stdio(&o);
 	cleanup();
 	return status;
@@ -185,6 +192,7 @@ parse_options(int argc, char **argv, Options *o)
 		{"max-sessions-per-token", required_argument, NULL, OPT_MAX_SESSIONS_PER_TOKEN},
 		{"max-batch-members", required_argument, NULL, OPT_MAX_BATCH_MEMBERS},
 		{"max-batch-bytes", required_argument, NULL, OPT_MAX_BATCH_BYTES},
+		{"text-block", required_argument, NULL, OPT_TEXT_BLOCK},
 		{NULL, 0, NULL, 0}
 	};
 	static const char *origins[MAX_ORIGINS];
@@ -203,6 +211,9 @@ parse_options(int argc, char **argv, Options *o)
 	o->max_batch_members = MCP_DEFAULT_BATCH_MEMBERS;
 	o->max_batch_bytes = MCP_DEFAULT_BATCH_BYTES;
 	o->auth.jwt_leeway_seconds = -1;
+	o->text_block = MCP_TEXT_JSON;
+	if (getenv(TEXT_BLOCK_ENV) != NULL && getenv(TEXT_BLOCK_ENV)[0] != '\0')
+		parse_text_block(getenv(TEXT_BLOCK_ENV), TEXT_BLOCK_ENV, o);
 	while ((c = getopt_long(argc, argv, "vV", long_options, NULL)) != -1)
 	{
 		switch (c)
@@ -296,7 +307,8 @@ parse_options(int argc, char **argv, Options *o)
 }
 
 /*
- * The HTTP server's limits and allowed hosts; false for an unknown option.
+ * The HTTP server's limits and allowed hosts, and --text-block; false for
+ * an unknown option.
  */
 static bool
 parse_limit_option(int c, Options *o)
@@ -336,10 +348,28 @@ parse_limit_option(int c, Options *o)
 		case OPT_MAX_BATCH_BYTES:
 			o->max_batch_bytes = positive("--max-batch-bytes", optarg);
 			break;
+		case OPT_TEXT_BLOCK:
+			parse_text_block(optarg, "--text-block", o);
+			break;
 		default:
 			return false;
 	}
 	return true;
+}
+
+/*
+ * --text-block or its environment variable (origin names which), into o;
+ * a usage error for an unknown form.
+ */
+static void
+parse_text_block(const char *value, const char *origin, Options *o)
+{
+	if (!mcp_text_block_parse(value, &o->text_block))
+	{
+		mcp_log(MCP_LOG_ERROR, "invalid value \"%s\" for %s: json, compact or summary is required",
+				value, origin);
+		usage_error();
+	}
 }
 
 /*
@@ -504,6 +534,13 @@ help(void)
 	printf("Options:\n");
 	printf("      --show-conninfo    print the connection parameters (passwords masked)\n"
 		   "                         and exit, without connecting\n");
+	printf("      --text-block FORM  what a tool result's text block holds beside\n"
+		   "                         structuredContent: json (the whole answer),\n"
+		   "                         compact (the same JSON without whitespace or\n"
+		   "                         redundant fields, rows as arrays) or summary (one\n"
+		   "                         line); default $%s,\n"
+		   "                         else json.  Before revision 2025-06-18: json\n",
+		   TEXT_BLOCK_ENV);
 	printf("  -v, --verbose          log more to standard error (twice: debugging output)\n");
 	printf("  -V, --version          output version information, then exit\n");
 	printf("  -?, --help             show this help, then exit\n\n");

@@ -29,7 +29,8 @@
  *	  CallToolRequest schema (no string name, arguments not an object) is
  *	  -32602.  Everything else is a tool result: the extension's envelope
  *	  as text content and, from revision 2025-06-18 on, as
- *	  structuredContent (kept byte for byte, so numerics stay exact), with
+ *	  structuredContent (kept byte for byte, so numerics stay exact; the
+ *	  text block then as --text-block asks: text_block.c), with
  *	  isError = !success.  That includes unknown tools (the extension's
  *	  unknown_tool answer lists the tools, which lets a model correct
  *	  itself) and failures of the statement itself (no connection,
@@ -538,8 +539,10 @@ invalid_params(json_object *id, const char *message)
 
 /*
  * A CallToolResult: the envelope's text as text content and, from revision
- * 2025-06-18 on, the envelope itself as structuredContent.  Takes over
- * envelope.
+ * 2025-06-18 on, the envelope itself as structuredContent, with the text
+ * block in the form --text-block asks for (text_block.c).  Before
+ * 2025-06-18 the text is the only content: always the whole envelope.
+ * Takes over envelope.
  */
 static json_object *
 tool_result(const McpContext *ctx, const char *text, json_object *envelope,
@@ -548,12 +551,17 @@ tool_result(const McpContext *ctx, const char *text, json_object *envelope,
 	json_object *result = json_object_new_object();
 	json_object *content = json_object_new_array();
 	json_object *item = json_object_new_object();
+	bool		structured = strcmp(ctx->revision, "2025-06-18") >= 0;
+	char	   *block = structured
+		? mcp_text_block_render(mcp_text_block_mode(), text) : NULL;
 
 	json_object_object_add(item, "type", json_object_new_string("text"));
-	json_object_object_add(item, "text", json_object_new_string(text));
+	json_object_object_add(item, "text",
+						   json_object_new_string(block != NULL ? block : text));
+	free(block);
 	json_object_array_add(content, item);
 	json_object_object_add(result, "content", content);
-	if (strcmp(ctx->revision, "2025-06-18") >= 0)
+	if (structured)
 		json_object_object_add(result, "structuredContent", envelope);
 	else
 		json_object_put(envelope);

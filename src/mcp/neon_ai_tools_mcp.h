@@ -121,8 +121,26 @@ extern bool mcp_json_member(const char *object, size_t object_len,
 							size_t *value_len);
 extern long mcp_json_elements(const char *array, size_t array_len,
 							  const char ***starts, size_t **lens);
+extern bool mcp_json_next_member(const char *object, size_t object_len,
+								 size_t *pos, const char **key,
+								 size_t *key_len, const char **value,
+								 size_t *value_len);
+extern size_t mcp_json_minify(const char *text, size_t len, char *out);
 extern bool mcp_json_is_int64(const char *text, size_t len);
 extern bool mcp_json_string_is_unicode(const char *text, size_t len);
+
+/* in text_block.c: what a tools/call result's text block holds */
+typedef enum McpTextBlock
+{
+	MCP_TEXT_JSON,				/* the envelope as the extension wrote it */
+	MCP_TEXT_COMPACT,			/* without whitespace and redundant fields */
+	MCP_TEXT_SUMMARY			/* one line */
+} McpTextBlock;
+
+extern bool mcp_text_block_parse(const char *name, McpTextBlock *mode);
+extern void mcp_text_block_configure(McpTextBlock mode);
+extern McpTextBlock mcp_text_block_mode(void);
+extern char *mcp_text_block_render(McpTextBlock mode, const char *envelope);
 
 /* in transport.c */
 typedef enum McpReadStatus

@@ -308,6 +308,72 @@ mcp_json_next_element(const char *array, size_t array_len, size_t *pos,
 }
 
 /*
+ * The members of a JSON object (checked already), one at a time: *pos
+ * starts at 0; each call sets *key and *key_len to the next member's key
+ * as it is written (quotes and escapes included) and *value and
+ * *value_len to its value's text, and returns true, or returns false after
+ * the last.
+ */
+bool
+mcp_json_next_member(const char *object, size_t object_len, size_t *pos,
+					 const char **key, size_t *key_len,
+					 const char **value, size_t *value_len)
+{
+	const char *end = object + object_len;
+	const char *p = skip_space(object + *pos, end);
+	const char *after;
+
+	if (p < end && (*p == '{' || *p == ','))
+		p = skip_space(p + 1, end);
+	if (p >= end || *p != '"' || (after = skip_string(p, end)) == NULL)
+		return false;
+	*key = p;
+	*key_len = (size_t) (after - p);
+	p = skip_space(after, end);
+	if (p >= end || *p != ':')
+		return false;
+	p = skip_space(p + 1, end);
+	if ((after = skip_value(p, end)) == NULL || after == p)
+		return false;
+	*value = p;
+	*value_len = (size_t) (after - p);
+	*pos = (size_t) (after - object);
+	return true;
+}
+
+/*
+ * Append the JSON text text/len to out without the whitespace between its
+ * tokens; strings and numbers are copied byte for byte.  out must have
+ * room for len bytes; returns how many were written.
+ */
+size_t
+mcp_json_minify(const char *text, size_t len, char *out)
+{
+	const char *p = text;
+	const char *end = text + len;
+	char	   *o = out;
+
+	while (p < end)
+	{
+		if (*p == '"')
+		{
+			const char *after = skip_string(p, end);
+
+			if (after == NULL)
+				after = end;
+			memcpy(o, p, (size_t) (after - p));
+			o += after - p;
+			p = after;
+		}
+		else if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		else
+			*o++ = *p++;
+	}
+	return (size_t) (o - out);
+}
+
+/*
  * Is text/len a JSON integer (no fraction, no exponent) within the signed
  * 64-bit range?
  */

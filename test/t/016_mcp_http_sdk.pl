@@ -7,6 +7,8 @@
 #   - 16 concurrent clients for NAT_MCP_LOAD_SECONDS (default 20) with no
 #     failed call and a flat resident set size, while another client
 #     (127.0.0.2) holds 64 sockets sending half a request header;
+#   - the text block under --text-block compact and summary (the latter
+#     from NEON_AI_TOOLS_MCP_TEXT_BLOCK), 2025-03-26 keeping the JSON;
 #   - cancellation within 100 ms: the SDK's AbortSignal (2025-11-25: a
 #     notifications/cancelled POST; 2026-07-28: the request's stream
 #     closed), timed from the cancel to the backend leaving the active
@@ -70,13 +72,14 @@ my $srv = start_server([ $node->connstr('postgres') ]);
 like(server_log($srv), qr/listening on/, 'the server listens');
 
 # Run clients.mjs MODE; its TAP lines become ours.  Returns its output.
-# %opt: env, on_line (called with each "# ..." line as it comes).
+# %opt: env, on_line (called with each "# ..." line as it comes), server
+# (another than $srv).
 sub clients
 {
 	my ($mode, %opt) = @_;
 	my ($out, $err) = ('', '');
 	local %ENV = (%ENV, %{ $opt{env} || {} });
-	my $h = IPC::Run::start([ 'node', "$dir/clients.mjs", $mode, $srv->{url} ],
+	my $h = IPC::Run::start([ 'node', "$dir/clients.mjs", $mode, ($opt{server} || $srv)->{url} ],
 		'>', \$out, '2>', \$err, IPC::Run::timeout(600));
 	my $off = 0;
 	while ($h->pumpable)
@@ -114,6 +117,26 @@ sub clients
 clients('revisions');
 like(server_log($srv), qr/method=server\/discover .*status=200/,
 	'the 2026-07-28 client came through server/discover');
+
+# --- the text block (issue 32) -------------------------------------------------------
+#
+# A server per form: --text-block compact, and summary from the environment.
+
+foreach my $case ([ 'compact', [ '--text-block', 'compact' ], {} ],
+	[ 'summary', [], { NEON_AI_TOOLS_MCP_TEXT_BLOCK => 'summary' } ])
+{
+	my ($form, $args, $env) = @$case;
+	my $other = do
+	{
+		local %ENV = (%ENV, %$env);
+		start_server([ @$args, $node->connstr('postgres') ]);
+	};
+	like(server_log($other), qr/listening on/, "the $form server listens");
+	clients('text-block', server => $other, env => { NAT_MCP_TEXT_BLOCK => $form });
+	my ($rc) = stop_server($other);
+	is($rc, 0, "the $form server stops with exit code 0");
+	unlike(server_log($other), qr/\b(?:error|warning):/, "the $form server logged no error or warning");
+}
 
 # --- cancellation ---------------------------------------------------------------------
 

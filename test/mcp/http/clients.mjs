@@ -10,6 +10,12 @@
 //                                    (20) after NAT_MCP_WARM_SECONDS (3);
 //                                    prints "# warm" between the two and
 //                                    "# end" half a second before stopping
+//   node clients.mjs text-block URL  the text block of a select_query and
+//                                    of a misspelt column under 2025-11-25,
+//                                    2026-07-28 and 2025-03-26, for a server
+//                                    started with --text-block
+//                                    NAT_MCP_TEXT_BLOCK (json, compact,
+//                                    summary; 2025-03-26: always json)
 //   node clients.mjs cancel-session URL   a pg_sleep(30) call aborted with
 //                                    an AbortSignal (SDK 1.32.2: it POSTs
 //                                    notifications/cancelled); prints
@@ -30,6 +36,7 @@ import {
   Client as ModernClient,
   StreamableHTTPClientTransport as ModernTransport,
 } from '@modelcontextprotocol/client';
+import { ROWS, TYPO, checkStructured, checkText } from '../text_block.mjs';
 
 const [mode, url] = process.argv.slice(2);
 const TOOLS = ['delete_data', 'describe_table', 'execute_sql', 'explain_query',
@@ -236,6 +243,43 @@ async function load() {
   done();
 }
 
+async function textBlock() {
+  const watchdog = setTimeout(() => { report(false, 'finished within 60 s', 'timeout'); done(); }, 60000);
+  const mode = process.env.NAT_MCP_TEXT_BLOCK || 'json';
+  for (const revision of ['2025-11-25', '2025-03-26']) {
+    await check(`${revision}, server's text block ${mode}: select_query and a misspelt column`, async () => {
+      const { client, transport } = await legacyClient(revision);
+      const ok = await client.callTool({ name: 'select_query', arguments: ROWS });
+      const err = await client.callTool({ name: 'select_query', arguments: TYPO });
+      await transport.terminateSession();
+      await client.close();
+      if (revision === '2025-03-26') {
+        assert.equal(ok.structuredContent, undefined);
+        assert.equal(err.structuredContent, undefined);
+        checkText('json', ok, false);
+        checkText('json', err, true);
+      } else {
+        checkStructured(ok, false);
+        checkStructured(err, true);
+        checkText(mode, ok, false);
+        checkText(mode, err, true);
+      }
+    });
+  }
+  await check(`2026-07-28, server's text block ${mode}: select_query and a misspelt column`, async () => {
+    const modern = await modernClient();
+    const ok = await modern.callTool({ name: 'select_query', arguments: ROWS });
+    const err = await modern.callTool({ name: 'select_query', arguments: TYPO });
+    await modern.close();
+    checkStructured(ok, false);
+    checkStructured(err, true);
+    checkText(mode, ok, false);
+    checkText(mode, err, true);
+  });
+  clearTimeout(watchdog);
+  done();
+}
+
 const SLEEP = { name: 'execute_sql', arguments: { sql: 'SELECT pg_sleep(30)' } };
 const ABORT_AFTER_MS = Number(process.env.NAT_MCP_ABORT_AFTER_MS || 1500);
 
@@ -286,9 +330,11 @@ async function cancelModern() {
   done();
 }
 
-const modes = { revisions, load, 'cancel-session': cancelSession, 'cancel-modern': cancelModern };
+const modes = {
+  revisions, load, 'text-block': textBlock, 'cancel-session': cancelSession, 'cancel-modern': cancelModern,
+};
 if (!modes[mode] || !url) {
-  console.log('1..0 # SKIP usage: node clients.mjs revisions|load|cancel-session|cancel-modern URL');
+  console.log('1..0 # SKIP usage: node clients.mjs revisions|load|text-block|cancel-session|cancel-modern URL');
   process.exit(0);
 }
 await modes[mode]();

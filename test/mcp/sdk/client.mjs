@@ -14,6 +14,8 @@
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { spawnSync } from 'node:child_process';
+import { ROWS, TYPO, checkStructured, checkText, report as reportSizes } from '../text_block.mjs';
 
 const program = process.env.NAT_MCP_PROGRAM || 'neon-ai-tools-mcp';
 const conninfo = process.env.NAT_MCP_CONNINFO;
@@ -46,10 +48,10 @@ const check = async (name, fn) => {
 
 // Never hang a test run.
 const watchdog = setTimeout(() => {
-  report(false, 'the session finished within 60 s', 'timed out');
+  report(false, 'the session finished within 90 s', 'timed out');
   console.log(`1..${n}`);
   process.exit(1);
-}, 60000);
+}, 90000);
 
 const transport = new StdioClientTransport({
   command: program,
@@ -168,6 +170,81 @@ await check('the session closes cleanly and the program logged nothing alarming'
   await client.close();
   assert.doesNotMatch(stderr, /error:|warning:/, stderr);
 });
+
+// --- the text block: --text-block json|compact|summary (issue 32) ---------------
+//
+// Another program per case: the option, the environment variable, the
+// option over the variable, and a client that asks for 2025-03-26 (no
+// structuredContent: the text stays the whole envelope whatever is asked).
+const ENV = 'NEON_AI_TOOLS_MCP_TEXT_BLOCK';
+const spawnClient = async ({ args = [], env = {}, revision } = {}) => {
+  const t = new StdioClientTransport({
+    command: program,
+    args: [...args, conninfo],
+    env: { PATH: process.env.PATH || '/usr/bin:/bin', LANG: 'C.UTF-8', ...env },
+    stderr: 'pipe',
+  });
+  if (revision) {
+    const send = t.send.bind(t);
+    t.send = (m, o) => send(m.method === 'initialize'
+      ? { ...m, params: { ...m.params, protocolVersion: revision } } : m, o);
+  }
+  const c = new Client({ name: 'neon-ai-tools-text-block-test', version: '1.0.0' });
+  await c.connect(t);
+  return c;
+};
+const twoCalls = async (how) => {
+  const c = await spawnClient(how);
+  try {
+    return {
+      ok: await c.callTool({ name: 'select_query', arguments: ROWS }),
+      err: await c.callTool({ name: 'select_query', arguments: TYPO }),
+      price: await c.callTool({ name: 'select_query', arguments: { table: 'mcp_items', columns: ['price'], where: { id: 3 } } }),
+    };
+  } finally {
+    await c.close();
+  }
+};
+const byMode = {};
+for (const [mode, label, how] of [
+  ['json', '--text-block=json over the environment\'s summary',
+    { args: ['--text-block=json'], env: { [ENV]: 'summary' } }],
+  ['compact', '--text-block=compact', { args: ['--text-block=compact'] }],
+  ['summary', `${ENV}=summary`, { env: { [ENV]: 'summary' } }],
+]) {
+  await check(`${label}: the text block is ${mode}, structuredContent the whole envelope`, async () => {
+    const rs = await twoCalls(how);
+    byMode[mode] = rs;
+    checkStructured(rs.ok, false);
+    checkStructured(rs.err, true);
+    checkText(mode, rs.ok, false);
+    checkText(mode, rs.err, true);
+  });
+}
+
+await check('--text-block=compact keeps numerics digit for digit', async () => {
+  assert.match(byMode.compact.price.content[0].text,
+    /^\{"success":true,.*"data":\[\[123456789012345678901234567890\.123456789\]\]\}$/);
+});
+
+await check('2025-03-26 with --text-block=summary: the text is the whole envelope, no structuredContent', async () => {
+  const rs = await twoCalls({ args: ['--text-block=summary'], revision: '2025-03-26' });
+  for (const [r, error] of [[rs.ok, false], [rs.err, true]]) {
+    assert.equal(r.structuredContent, undefined);
+    checkText('json', r, error);
+  }
+});
+
+await check('an unknown --text-block or environment value is a usage error (exit code 1)', async () => {
+  const a = spawnSync(program, ['--text-block=tiny', conninfo], { encoding: 'utf8', input: '' });
+  assert.equal(a.status, 1);
+  assert.match(a.stderr, /invalid value "tiny" for --text-block: json, compact or summary is required/);
+  const b = spawnSync(program, [conninfo], { encoding: 'utf8', input: '', env: { ...process.env, [ENV]: 'full' } });
+  assert.equal(b.status, 1);
+  assert.match(b.stderr, new RegExp(`invalid value "full" for ${ENV}`));
+});
+
+if (byMode.json && byMode.compact && byMode.summary) reportSizes(console.log, byMode);
 
 clearTimeout(watchdog);
 console.log(`1..${n}`);
