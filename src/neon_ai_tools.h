@@ -608,6 +608,7 @@ typedef struct ErrorEnrichment
 								 * category, codes, the pattern's advice */
 	char	   *suggestion;		/* from the error's fields or the catalog */
 	char	   *did_you_mean;	/* the one corrected name or value, or NULL */
+	char	   *hint;			/* in place of the error's hint, or NULL */
 	/* the names and steps of the error's fields and of the patterns */
 	List	   *suggested_actions;
 	List	   *affected_resources;
@@ -658,8 +659,22 @@ extern Datum nat_convert_value(JsonbValue *value, Oid typid, int32 typmod,
 							   const char *path, const char *column,
 							   bool *isnull);
 extern void nat_conversion_capture(void);
-extern bool nat_conversion_failed(char **path, char **column, Oid *typid,
-								  int32 *typmod);
+
+/* a value that did not convert to its type: where, and what was given */
+typedef struct ConversionFailure
+{
+	char	   *path;			/* the argument's JSON path */
+	char	   *column;			/* the column, or NULL */
+	Oid			typid;			/* the type it was converted to */
+	int32		typmod;
+	char	   *given;			/* the scalar refused, as text; NULL if it
+								 * was long or not a scalar */
+	Oid			given_type;		/* its type (an array's element type) */
+	int32		given_typmod;
+	int			element;		/* its index in an array value, or -1 */
+} ConversionFailure;
+
+extern bool nat_conversion_failed(ConversionFailure *failure);
 extern void nat_conversion_begin(MemoryContext cxt);
 extern void nat_conversion_end(void);
 
@@ -723,6 +738,34 @@ extern HTAB *nat_local_cache_for_insert(NatLocalCache *cache);
 /* ---- in answer/type_names.c: column types as answers name them ---- */
 
 extern char *nat_type_name(Oid typid, int32 typmod, Oid *basetype);
+
+/* ---- in answer/value_examples.c: valid values of a type ---- */
+
+extern char *nat_value_examples(Oid typid, int32 typmod, bool sql);
+extern List *nat_enum_labels(Oid enumtypid, int max, bool *more);
+
+/* ---- in answer/value_near_miss.c: the value probably meant ---- */
+
+/* up to two readings of a refused value, each one its type accepts */
+typedef struct NearMiss
+{
+	int			count;
+	char	   *values[2];
+	const char *readings[2];	/* with two: what each assumes */
+	const char *note;			/* a sentence about the value, or NULL */
+	bool		use_null;		/* the text "null": JSON null was meant */
+} NearMiss;
+
+extern void nat_value_near_miss(Oid typid, int32 typmod, const char *given,
+								NearMiss *nm);
+extern bool nat_run_safely(void (*fn) (void *), void *arg);
+
+/* ---- in answer/value_advice.c: answering a refused value ---- */
+
+extern void nat_advise_conversion(ToolError *err, const ConversionFailure *failure);
+extern bool nat_advise_value_error(struct ToolCall *call, ErrorData *edata,
+								   char **suggestion, char **did_you_mean,
+								   List **actions, char **hint);
 
 /* ---- in sql/citus.c: Citus's metadata, for the discovery tools ---- */
 

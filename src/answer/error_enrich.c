@@ -18,7 +18,11 @@
  *		wins over a pattern that disagrees; a class-only or unknown one
  *		lets the pattern decide);
  *	 4. for a live call, the closest table, column or function names the
- *		role may use when one does not exist (statement_names.c).
+ *		role may use when one does not exist (statement_names.c);
+ *	 5. for a live call, when PostgreSQL refused a value (class 22), valid
+ *		examples of its type and the value the agent probably meant
+ *		(value_advice.c), in place of the pattern's advice and of a hint
+ *		to change the datestyle setting.
  *
  * Names are deduplicated: a name a pattern found is left out when an
  * earlier one is the same, or the same qualified ("s.t" covers "t").
@@ -222,4 +226,14 @@ nat_enrich_error(const ErrorFacts *facts, ErrorEnrichment *en)
 		nat_suggest_statement_name(edata, call,
 								   info->affected_resources ?
 								   linitial(info->affected_resources) : NULL, en);
+
+	/* 5: a live call knows the values it gave */
+	if (call && edata && !err && en->suggestion == NULL)
+	{
+		List	   *actions = NIL;
+
+		if (nat_advise_value_error(call, edata, &en->suggestion,
+								   &en->did_you_mean, &actions, &en->hint))
+			en->suggested_actions = actions;
+	}
 }

@@ -683,6 +683,8 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 	 * message pattern's, then the category's.
 	 */
 	nat_enrich_error(&facts, &en);
+	if (en.hint)
+		hint = en.hint;
 	cat = en.text.category;
 	suggestion = en.suggestion;
 	if (suggestion == NULL && call_advice_first(call, cat.kind, sqlerrcode))

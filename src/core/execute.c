@@ -233,28 +233,25 @@ nat_throw_memory_limit(const char *what)
 static ToolError *
 conversion_error(ErrorData *edata)
 {
-	char	   *path;
-	char	   *column;
-	Oid			typid;
-	int32		typmod;
+	ConversionFailure failure;
 	char	   *type;
 	ToolError  *err;
 
-	if (!nat_conversion_failed(&path, &column, &typid, &typmod))
+	if (!nat_conversion_failed(&failure))
 		return NULL;
 	if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) != ERRCODE_DATA_EXCEPTION)
 		return NULL;
-	type = format_type_with_typemod(typid, typmod);
+	type = format_type_with_typemod(failure.typid, failure.typmod);
 	err = nat_error(NAT_ERR_INVALID_INPUT,
-					column ? "invalid value at %s for column \"%s\" of type %s: %s" :
+					failure.column ? "invalid value at %s for column \"%s\" of type %s: %s" :
 					"invalid value at %s%s for type %s: %s",
-					path, column ? column : "", type,
+					failure.path, failure.column ? failure.column : "", type,
 					nat_clip_quoted(edata->message));
-	err->path = path;
-	err->column = column;
+	err->path = failure.path;
+	err->column = failure.column;
 	err->sqlerrcode = edata->sqlerrcode;
-	err->suggestion = psprintf("Pass a value of type %s, in the format PostgreSQL accepts for it.",
-							   type);
+	/* examples of the type, and the value probably meant (value_advice.c) */
+	nat_advise_conversion(err, &failure);
 	return err;
 }
 

@@ -41,12 +41,25 @@ static const char *conversion_column;
 static Oid	conversion_type;
 static int32 conversion_typmod;
 
+/*
+ * The scalar whose input function is running (an element, for an array
+ * value), its type and its index in the array (-1: not an element).  The
+ * JsonbValue is copied: callers keep theirs on the stack, which is gone
+ * by the time an error is caught; what it points to (the arguments'
+ * jsonb) lives until the subtransaction's rollback.
+ */
+static JsonbValue conversion_scalar;
+static bool conversion_has_scalar;
+static Oid	conversion_scalar_type;
+static int32 conversion_scalar_typmod;
+static int	conversion_element;
+
 /* what nat_conversion_capture() kept, in the call's memory */
 static bool conversion_captured = false;
-static char *captured_path;
-static char *captured_column;
-static Oid	captured_type;
-static int32 captured_typmod;
+static ConversionFailure captured;
+
+/* a value longer than this (in bytes) is not kept: no near miss for it */
+#define GIVEN_MAX_BYTES 256
 
 /*
  * Input functions looked up during the current call, by type.  A 100-row
@@ -132,6 +145,8 @@ nat_convert_member(JsonbValue *value, Oid typid, int32 typmod,
 	conversion_column = column;
 	conversion_type = typid;
 	conversion_typmod = typmod;
+	conversion_has_scalar = false;
+	conversion_element = -1;
 	conversion_active = true;
 	result = nat_json_to_datum(value, typid, typmod, isnull);
 	conversion_active = false;
@@ -144,6 +159,25 @@ nat_convert_value(JsonbValue *value, Oid typid, int32 typmod,
 {
 	return nat_convert_member(value, typid, typmod, path, -1, NULL, column,
 							  isnull);
+}
+
+/*
+ * The text of the scalar that was being converted, if it is short enough
+ * to be worth a near miss (an answer quotes nothing longer).
+ */
+static char *
+given_text(JsonbValue *value)
+{
+	if (value->type == jbvString)
+		return value->val.string.len <= GIVEN_MAX_BYTES ?
+			pnstrdup(value->val.string.val, value->val.string.len) : NULL;
+	if (value->type == jbvNumeric || value->type == jbvBool)
+	{
+		char	   *str = nat_json_value_text(value);
+
+		return strlen(str) <= GIVEN_MAX_BYTES ? str : NULL;
+	}
+	return NULL;
 }
 
 /*
@@ -164,28 +198,30 @@ nat_conversion_capture(void)
 		appendStringInfo(&path, "[%d]", conversion_index);
 	if (conversion_key && conversion_key[0])
 		appendStringInfo(&path, ".%s", conversion_key);
-	captured_path = path.data;
-	captured_column = conversion_column && conversion_column[0] ?
+	memset(&captured, 0, sizeof(ConversionFailure));
+	captured.path = path.data;
+	captured.column = conversion_column && conversion_column[0] ?
 		pstrdup(conversion_column) : NULL;
-	captured_type = conversion_type;
-	captured_typmod = conversion_typmod;
+	captured.typid = conversion_type;
+	captured.typmod = conversion_typmod;
+	captured.given = conversion_has_scalar ? given_text(&conversion_scalar) : NULL;
+	captured.given_type = conversion_has_scalar ? conversion_scalar_type : InvalidOid;
+	captured.given_typmod = conversion_scalar_typmod;
+	captured.element = conversion_element;
 	conversion_captured = true;
 }
 
 /*
- * If an error interrupted a conversion, say where (strings in the memory
- * of nat_conversion_capture()) and forget it.
+ * If an error interrupted a conversion, say where and what (strings in
+ * the memory of nat_conversion_capture()) and forget it.
  */
 bool
-nat_conversion_failed(char **path, char **column, Oid *typid, int32 *typmod)
+nat_conversion_failed(ConversionFailure *failure)
 {
 	if (!conversion_captured)
 		return false;
 	conversion_captured = false;
-	*path = captured_path;
-	*column = captured_column;
-	*typid = captured_type;
-	*typmod = captured_typmod;
+	*failure = captured;
 	return true;
 }
 
@@ -281,7 +317,9 @@ json_array_to_datum(JsonbValue *value, Oid typid, int32 typmod)
 		if (tok != WJB_ELEM)
 			continue;
 		/* the array's typmod applies to each element, as in array_in */
+		conversion_element = list_length(datums);
 		d = nat_json_to_datum(&elem, elemtype, typmod, &isnull);
+		conversion_element = -1;
 		datums = lappend(datums, (void *) DatumGetPointer(d));
 		nullflags = lappend_int(nullflags, isnull);
 	}
@@ -350,6 +388,12 @@ nat_json_to_datum(JsonbValue *value, Oid typid, int32 typmod, bool *isnull)
 	 * so that 2.5 is still refused by the integer's input function rather
 	 * than rounded.
 	 */
+	/* what a conversion error is about (an element's, for an array) */
+	conversion_scalar = *value;
+	conversion_has_scalar = true;
+	conversion_scalar_type = typid;
+	conversion_scalar_typmod = typmod;
+
 	if (value->type == jbvNumeric)
 	{
 		Datum		n = NumericGetDatum(value->val.numeric);

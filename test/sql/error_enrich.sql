@@ -156,7 +156,8 @@ FROM same_answers ORDER BY n;
 SELECT n, seed(tool_answer) AS tool, seed(info_answer) AS info
 FROM same_answers WHERE seed(tool_answer) IS DISTINCT FROM seed(info_answer);
 -- nor in the advice, except where the live call knows better: the tables
--- the role can see (1)
+-- the role can see (1), the columns it may read (4), the keyword meant (5),
+-- examples of the type of a value it wrote (7)
 SELECT n, tool_answer ->> 'suggestion' AS tool, info_answer ->> 'suggestion' AS info
 FROM same_answers
 WHERE tool_answer -> 'suggestion' IS DISTINCT FROM info_answer -> 'suggestion'
