@@ -65,6 +65,8 @@ static const TypeExample builtin_examples[] = {
 	{INT4OID, "a whole number from -2147483648 to 2147483647", EX_NUMBER, {"18", "-5"}},
 	{INT8OID, "a whole number from -9223372036854775808 to 9223372036854775807", EX_NUMBER, {"18", "9000000000"}},
 	{OIDOID, "a whole number from 0 to 4294967295", EX_NUMBER, {"16384", NULL}},
+	{INT2VECTOROID, "whole numbers separated by spaces", EX_STRING, {"1 2 3", NULL}},
+	{OIDVECTOROID, "object ids separated by spaces", EX_STRING, {"16384 16385", NULL}},
 	{NUMERICOID, "a decimal number, with a point and no thousands separators", EX_NUMBER, {"1000.50", "-3"}},
 	{FLOAT4OID, "a floating-point number", EX_NUMBER, {"3.14", "1.5e-3"}},
 	{FLOAT8OID, "a floating-point number", EX_NUMBER, {"3.14", "1.5e-3"}},
@@ -310,6 +312,24 @@ labels_text(Oid enumtypid, bool sql)
 }
 
 /*
+ * The element type of a true array (whose input is array_in: a JSON array
+ * converts to it element by element, values.c), else InvalidOid.
+ * int2vector and oidvector have an element type, but their own input.
+ */
+static Oid
+true_array_element(Oid typid)
+{
+	Oid			elem = get_element_type(typid);
+	Oid			infunc;
+	Oid			ioparam;
+
+	if (!OidIsValid(elem))
+		return InvalidOid;
+	getTypeInputInfo(typid, &infunc, &ioparam);
+	return infunc == F_ARRAY_IN ? elem : InvalidOid;
+}
+
+/*
  * " (a domain over integer: a whole number ...)": what a value is, when
  * anything is known.
  */
@@ -334,7 +354,7 @@ nat_value_examples(Oid typid, int32 typmod, bool sql)
 {
 	int32		basetypmod = typmod;
 	Oid			base = getBaseTypeAndTypmod(typid, &basetypmod);
-	Oid			elem = get_element_type(base);
+	Oid			elem = true_array_element(base);
 	char	   *over = base != typid ?
 		psprintf("a domain over %s", format_type_with_typemod(base, basetypmod)) : NULL;
 	StringInfoData buf;

@@ -44,7 +44,7 @@ CREATE TABLE t (
   ts timestamp, tstz timestamptz, iv interval, u uuid, ip inet, nw cidr, mac macaddr,
   by bytea, bt bit(3), r4 int4range, rd daterange, rtz tstzrange, mr int4multirange,
   fr floatrange, ia int[], da date[], st order_state, sa order_state[], ml many_labels,
-  pi posint, sd state_d, di ints, pr pair);
+  pi posint, sd state_d, di ints, pr pair, v2 int2vector);
 INSERT INTO t (id, i4, d, st, b) VALUES (1, 1000, '2026-11-27', 'shipped', true);
 
 -- examples for each type family
@@ -54,7 +54,7 @@ FROM unnest(ARRAY['i2', 'i4', 'i8', 'n', 'f8', 'b', 'd', 'tm', 'ttz', 'ts', 'tst
                   'ia', 'da', 'st', 'sa', 'ml', 'pi', 'di']) col;
 SELECT col, insert_example(col, val) AS suggestion
 FROM (VALUES ('nw', '"10.0.0.1/8"'::jsonb), ('mac', '"08:00"'), ('by', '"\\xz"'),
-             ('sd', '"x"'), ('pr', '"x"')) v(col, val);
+             ('pi', '"x"'), ('sd', '"x"'), ('pr', '"x"'), ('v2', '[1, 2]')) v(col, val);
 -- a type modifier narrows the description
 SELECT col, insert_example(col, val) AS suggestion
 FROM (VALUES ('vc', '"abcd"'::jsonb), ('n51', '123456'), ('bt', '"1"')) v(col, val);
