@@ -40,6 +40,9 @@
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 
+/* the middle of 'value "V" is out of range for type T' */
+#define OUT_OF_RANGE "\" is out of range for type "
+
 /* a value longer than this (in bytes) is not looked for in the call */
 #define VALUE_MAX_BYTES 256
 
@@ -192,7 +195,6 @@ parse_input_error(const char *message, char **type, char **value)
 		"invalid input syntax for type ", "invalid input value for enum "
 	};
 	static const char datetime[] = "date/time field value out of range: \"";
-#define OUT_OF_RANGE "\" is out of range for type "
 	size_t		len = strlen(message);
 	const char *p;
 
