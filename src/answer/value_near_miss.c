@@ -108,12 +108,13 @@ input_accepts(Oid typid, int32 typmod, const char *str)
 
 /*
  * Add a candidate (and what its reading assumes, or NULL) unless it is
- * the value given or already offered.
+ * empty (never a value to offer: did_you_mean is never empty), the value
+ * given, or already offered.
  */
 static void
 add_candidate(NearMiss *nm, const char *given, char *value, const char *reading)
 {
-	if (nm->count >= 2 || strcmp(value, given) == 0)
+	if (nm->count >= 2 || value[0] == '\0' || strcmp(value, given) == 0)
 		return;
 	if (nm->count == 1 && strcmp(nm->values[0], value) == 0)
 		return;

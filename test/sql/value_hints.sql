@@ -123,6 +123,8 @@ SELECT fix('select_query', '{"table": "t", "where": {"r4": "1-10"}}');
 SELECT fix('insert_data', jsonb_build_object('table', 't', 'rows', jsonb_build_array(
          jsonb_build_object('id', 9, 'vc240', ' ' || repeat('x', 240) || ' '))));
 SELECT fix('insert_data', '{"table": "t", "rows": [{"id": 9, "vc": " abc "}]}');
+-- an empty value is never offered
+SELECT fix('insert_data', '{"table": "t", "rows": [{"id": 9, "vc": "  ''''  "}]}');
 -- a value longer than 256 bytes gets the examples alone
 SELECT fix('insert_data', jsonb_build_object('table', 't', 'rows', jsonb_build_array(
          jsonb_build_object('id', 9, 'st', repeat(' ', 300) || 'shipped'))));
