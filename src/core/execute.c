@@ -255,6 +255,7 @@ conversion_error(ErrorData *edata)
 	err->sqlerrcode = edata->sqlerrcode;
 	err->suggestion = psprintf("Pass a value of type %s, in the format PostgreSQL accepts for it.",
 							   type);
+	nat_explain_value_limit(err, typid, typmod);	/* too long, too large */
 	return err;
 }
 
