@@ -531,10 +531,6 @@ typedef struct ErrorCategory
 } ErrorCategory;
 
 extern ErrorCategory nat_classify_sqlstate(int sqlerrcode);
-struct ToolCall;
-extern void nat_explain_constraint_error(ErrorData *edata, struct ToolCall *call,
-										 List **affected, List **dependencies,
-										 char **suggestion, List **actions);
 extern ErrorCategory nat_category_of(NatErrorKind kind);
 extern const char *nat_error_kind_name(NatErrorKind kind);
 extern const char *nat_error_kind_text_suggestion(NatErrorKind kind);
@@ -624,6 +620,23 @@ extern void nat_suggest_statement_name(ErrorData *edata, struct ToolCall *call,
 									   const char *missing_table,
 									   ErrorEnrichment *en);
 
+/* ---- in answer/constraint_errors.c, column_limits.c, privilege_errors.c ---- */
+
+/* why a write failed, from the catalog and the statement (README, "Results") */
+extern void nat_explain_constraint_error(ErrorData *edata, struct ToolCall *call,
+										 ErrorEnrichment *en);
+extern void nat_explain_column_limit_error(ErrorData *edata, struct ToolCall *call,
+										   ErrorEnrichment *en);
+extern void nat_explain_value_limit(ToolError *err, Oid typid, int32 typmod);
+extern void nat_explain_privilege_error(ErrorData *edata, struct ToolCall *call,
+										ErrorEnrichment *en);
+extern char *nat_quoted_names(List *names);
+
+/* ---- in answer/type_examples.c: a value of a type, a column's default ---- */
+
+extern char *nat_type_example(Oid typid, int32 typmod, bool sql);
+extern char *nat_column_default(Oid relid, AttrNumber attnum);
+
 /* ---- in core/call_timer.c: the private per-call timeout ---- */
 
 extern void nat_timer_arm(int timeout_ms);
@@ -686,6 +699,8 @@ extern List *nat_split_top_level(const char *text, char sep);
 extern char *nat_read_identifier(const char **p, bool *quoted);
 extern void nat_check_identifier(const char *name, int len, const char *path);
 extern bool nat_relation_visible_to_caller(Oid relid, Oid nspid);
+extern bool nat_column_privileged(Oid relid, AttrNumber attnum, AclMode mode);
+extern bool nat_column_visible(Oid relid, AttrNumber attnum);
 extern List *nat_closest_tables(const char *name, TimestampTz stop_at);
 extern char *nat_did_you_mean(List *names);
 extern List *nat_closest_columns(Oid relid, const char *name);
@@ -934,6 +949,32 @@ extern void nat_check_query_functions(Query *query, bool read_only,
 									  const char *path);
 extern Query *nat_analyze_statement(RawStmt *rs, const char *sql,
 									Oid **types, int *ntypes);
+
+/* ---- in sql/statement_shape.c: what one statement names ---- */
+
+/*
+ * One statement as the raw parser reads it: the relation it writes, the
+ * columns it gives values, the names it refers to.  Lists are of char *
+ * (RangeVar * for relations).
+ */
+typedef struct StatementShape
+{
+	NodeTag		command;		/* T_InsertStmt, T_UpdateStmt, ...; T_Invalid */
+	RangeVar   *target;			/* the relation written, or NULL */
+	List	   *written;		/* columns given values (INSERT's list, SET) */
+	bool		all_written;	/* an INSERT without a column list ... */
+	int			written_count;	/* ... giving this many columns, the first
+								 * ones; -1: all */
+	List	   *conflict_updated;	/* ON CONFLICT DO UPDATE SET columns */
+	List	   *referenced;		/* column names referred to anywhere */
+	bool		star;			/* a * (SELECT *, RETURNING *, t.*) */
+	List	   *relations;		/* every relation named, target included */
+} StatementShape;
+
+extern bool nat_statement_shape(const char *sql, StatementShape *shape);
+extern Oid	nat_statement_target(StatementShape *shape);
+extern Oid	nat_statement_relation(StatementShape *shape, const char *relname);
+extern bool nat_name_listed(List *list, const char *name);
 
 /* ---- in sql/statement_limit.c: the row cap written into the agent's query ---- */
 

@@ -10,9 +10,12 @@
  *	 1. what a PostgreSQL error names in its ErrorData fields (schema,
  *		table, column, constraint, data type; the dependent objects a
  *		2BP01's DETAIL lists) or what the extension's own error carries;
- *	 2. what the catalog says about a constraint violation (its columns,
- *		the referencing table: errors.c), and core's "Perhaps you meant"
- *		hint when it may be shown;
+ *	 2. what the catalog and the statement that failed say about a write
+ *		failure (a constraint violation's columns, key, expression and
+ *		referencing table: constraint_errors.c; a value past its column's
+ *		limit: column_limits.c; the privilege missing:
+ *		privilege_errors.c), and core's "Perhaps you meant" hint when it
+ *		may be shown;
  *	 3. what the message patterns of error_patterns.c find in the text,
  *		under the same code rules as ai_error_info() (a specific SQLSTATE
  *		wins over a pattern that disagrees; a class-only or unknown one
@@ -160,6 +163,28 @@ dependencies_of_detail(const char *detail)
 }
 
 /*
+ * What the catalog and the statement that failed say of a write failure
+ * (layer 2): a constraint violation, a value past its column's limit, a
+ * missing privilege.
+ */
+static void
+explain_write_error(ErrorData *edata, ToolCall *call, ErrorEnrichment *en)
+{
+	switch (edata->sqlerrcode)
+	{
+		case ERRCODE_STRING_DATA_RIGHT_TRUNCATION:
+		case ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE:
+			nat_explain_column_limit_error(edata, call, en);
+			return;
+		case ERRCODE_INSUFFICIENT_PRIVILEGE:
+			nat_explain_privilege_error(edata, call, en);
+			return;
+	}
+	if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) == ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION)
+		nat_explain_constraint_error(edata, call, en);
+}
+
+/*
  * Fill *en from what is known about an error (see the file comment).
  * The extension's own errors (facts->err) keep their category and fields;
  * otherwise facts->code and the text decide the category.
@@ -193,11 +218,8 @@ nat_enrich_error(const ErrorFacts *facts, ErrorEnrichment *en)
 			edata->detail != NULL)
 			merge_names(&en->dependencies,
 						dependencies_of_detail(edata->detail), NULL);
-		if (call &&
-			ERRCODE_TO_CATEGORY(edata->sqlerrcode) == ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION)
-			nat_explain_constraint_error(edata, call, &en->affected_resources,
-										 &en->dependencies, &en->suggestion,
-										 &en->suggested_actions);
+		if (call)
+			explain_write_error(edata, call, en);
 	}
 	/* core's "Perhaps you meant ..." hint is the best suggestion */
 	if (en->suggestion == NULL && facts->hint &&

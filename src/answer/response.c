@@ -461,11 +461,11 @@ default_suggestion(ToolCall *call, NatErrorKind kind,
 	{
 		char	   *privilege = asc_toupper(call->operation, strlen(call->operation));
 
-		return psprintf("Your role may not %s %s %s: it lacks the %s privilege on it (or on the columns used). Ask the database administrator for GRANT %s ON %s, or use another table.",
+		return psprintf("Your role may not %s %s%s: it lacks the %s privilege on it (or on the columns used). Ask the database administrator for GRANT %s ON %s, or use another table.",
 						call->operation,
-						strcmp(call->operation, "select") == 0 ? "from" :
-						strcmp(call->operation, "insert") == 0 ? "into" :
-						strcmp(call->operation, "delete") == 0 ? "from" : "",
+						strcmp(call->operation, "select") == 0 ? "from " :
+						strcmp(call->operation, "insert") == 0 ? "into " :
+						strcmp(call->operation, "delete") == 0 ? "from " : "",
 						call->table, privilege, privilege, call->table);
 	}
 	if (kind == NAT_ERR_PERMISSION_DENIED && call->table)

@@ -252,6 +252,7 @@ conversion_error(ErrorData *edata)
 	err->sqlerrcode = edata->sqlerrcode;
 	/* examples of the type, and the value probably meant (value_advice.c) */
 	nat_advise_conversion(err, &failure);
+	nat_explain_value_limit(err, failure.typid, failure.typmod);	/* too long, too large */
 	return err;
 }
 

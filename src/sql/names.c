@@ -224,6 +224,27 @@ nat_relation_visible_to_caller(Oid relid, Oid nspid)
 }
 
 /*
+ * Has the caller one of the privileges of mode on column attnum of relid,
+ * granted on the column or on the whole table?
+ */
+bool
+nat_column_privileged(Oid relid, AttrNumber attnum, AclMode mode)
+{
+	return pg_class_aclcheck(relid, GetUserId(), mode) == ACLCHECK_OK ||
+		pg_attribute_aclcheck(relid, attnum, GetUserId(), mode) == ACLCHECK_OK;
+}
+
+/*
+ * May the caller see a column, as describe_table shows it (its name, type
+ * and default): SELECT, INSERT or UPDATE on it or on its table.
+ */
+bool
+nat_column_visible(Oid relid, AttrNumber attnum)
+{
+	return nat_column_privileged(relid, attnum, ACL_SELECT | ACL_INSERT | ACL_UPDATE);
+}
+
+/*
  * Is the candidate (distance d, name) closer than the one kept (best,
  * picked; picked NULL: an empty slot)?
  */

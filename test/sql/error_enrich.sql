@@ -152,12 +152,14 @@ CREATE TABLE same_answers AS
 SELECT n, tool_answer ->> 'error' AS error, seed(tool_answer) AS seed
 FROM same_answers ORDER BY n;
 -- no differences in the seed fields (the ErrorData of these errors names
--- nothing more than the message)
+-- nothing more than the message), but for the table of a missing privilege,
+-- which the statement that ran names qualified (2)
 SELECT n, seed(tool_answer) AS tool, seed(info_answer) AS info
 FROM same_answers WHERE seed(tool_answer) IS DISTINCT FROM seed(info_answer);
 -- nor in the advice, except where the live call knows better: the tables
--- the role can see (1), the columns it may read (4), the keyword meant (5),
--- examples of the type of a value it wrote (7)
+-- the role can see (1), the privilege the statement lacks (2), the columns
+-- it may read (4), the keyword meant (5), examples of the type of a value it
+-- wrote (7)
 SELECT n, tool_answer ->> 'suggestion' AS tool, info_answer ->> 'suggestion' AS info
 FROM same_answers
 WHERE tool_answer -> 'suggestion' IS DISTINCT FROM info_answer -> 'suggestion'
