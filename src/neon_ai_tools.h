@@ -632,9 +632,6 @@ extern void nat_explain_privilege_error(ErrorData *edata, struct ToolCall *call,
 										ErrorEnrichment *en);
 extern char *nat_quoted_names(List *names);
 
-/* ---- in answer/type_examples.c: a value of a type, a column's default ---- */
-
-extern char *nat_type_example(Oid typid, int32 typmod, bool sql);
 extern char *nat_column_default(Oid relid, AttrNumber attnum);
 
 /* ---- in core/call_timer.c: the private per-call timeout ---- */
@@ -757,6 +754,7 @@ extern char *nat_type_name(Oid typid, int32 typmod, Oid *basetype);
 /* ---- in answer/value_examples.c: valid values of a type ---- */
 
 extern char *nat_value_examples(Oid typid, int32 typmod, bool sql);
+extern char *nat_type_example(Oid typid, int32 typmod, bool sql);
 extern List *nat_enum_labels(Oid enumtypid, int max, bool *more);
 
 /* ---- in answer/value_near_miss.c: the value probably meant ---- */

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * column_limits.c
- *		  A value past its column's limit: the column and the limit.
+ *		  A value past its column's limit: the column and the limit; and a
+ *		  column's default, for advice on a NOT NULL column.
  *
  * "value too long for type character varying(10)" (22001) and "numeric
  * field overflow" (22003) name a type, not the column, and not the limit
@@ -23,12 +24,18 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/table.h"
+#include "catalog/pg_attrdef.h"
 #include "catalog/pg_attribute.h"
 #include "catalog/pg_type.h"
 #include "neon_ai_tools.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/ruleutils.h"
 #include "utils/syscache.h"
 
 /* the limit of a type, in words */
@@ -251,4 +258,46 @@ nat_explain_column_limit_error(ErrorData *edata, ToolCall *call, ErrorEnrichment
 	if (list_length(names) == 1)
 		en->affected_resources = lappend(en->affected_resources,
 										 psprintf("%s.%s", table, quote_identifier(linitial(names))));
+}
+
+/*
+ * The default expression of a column, clipped, or NULL: read from
+ * pg_attrdef without locking the table (the error came from a statement
+ * that has ended).
+ */
+char *
+nat_column_default(Oid relid, AttrNumber attnum)
+{
+	Relation	rel = table_open(AttrDefaultRelationId, AccessShareLock);
+	ScanKeyData keys[2];
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	char	   *result = NULL;
+
+	ScanKeyInit(&keys[0], Anum_pg_attrdef_adrelid, BTEqualStrategyNumber,
+				F_OIDEQ, ObjectIdGetDatum(relid));
+	ScanKeyInit(&keys[1], Anum_pg_attrdef_adnum, BTEqualStrategyNumber,
+				F_INT2EQ, Int16GetDatum(attnum));
+	scan = systable_beginscan(rel, AttrDefaultIndexId, true, NULL, 2, keys);
+	tuple = systable_getnext(scan);
+	if (HeapTupleIsValid(tuple))
+	{
+		bool		isnull;
+		Datum		adbin = heap_getattr(tuple, Anum_pg_attrdef_adbin,
+										 RelationGetDescr(rel), &isnull);
+
+		if (!isnull)
+		{
+			char	   *relname = get_rel_name(relid);
+			Node	   *expr = stringToNode(TextDatumGetCString(adbin));
+
+			if (relname != NULL)
+				result = nat_clip(deparse_expression(expr,
+													 deparse_context_for(relname, relid),
+													 false, false));
+		}
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return result;
 }

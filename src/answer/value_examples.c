@@ -396,3 +396,42 @@ nat_value_examples(Oid typid, int32 typmod, bool sql)
 	appendStringInfo(&buf, "%s.", examples_text(&ex, false, sql));
 	return buf.data;
 }
+
+/*
+ * One valid value of type typid (typmod) as a write tool's JSON takes it
+ * (sql false: 18, "any text", ["any text"]) or as a SQL literal (sql true:
+ * 18, 'any text', ARRAY['any text']), for advice naming one value (a NOT
+ * NULL column's); an enum gives its first label.  NULL when none is known.
+ */
+char *
+nat_type_example(Oid typid, int32 typmod, bool sql)
+{
+	int32		basetypmod = typmod;
+	Oid			base = getBaseTypeAndTypmod(typid, &basetypmod);
+	Oid			elem = true_array_element(base);
+	StringInfoData buf;
+	Examples	ex;
+
+	if (OidIsValid(elem))
+	{
+		char	   *value = nat_type_example(elem, -1, sql);
+
+		return value ? psprintf(sql ? "ARRAY[%s]" : "[%s]", value) : NULL;
+	}
+	initStringInfo(&buf);
+	if (type_is_enum(base))
+	{
+		bool		more;
+		List	   *labels = nat_enum_labels(base, 1, &more);
+
+		if (labels == NIL)
+			return NULL;
+		append_item(&buf, linitial(labels), EX_STRING, sql);
+		return buf.data;
+	}
+	scalar_examples(base, basetypmod, &ex);
+	if (ex.items[0] == NULL)
+		return NULL;
+	append_item(&buf, ex.items[0], ex.form, sql);
+	return buf.data;
+}
