@@ -21,7 +21,9 @@
  *
  * and finally compared with the looser distance nat_closest_word() uses.
  * A tool name with a reading word ("select", "get", "query", ...) and no
- * writing word never gets a tool that may write as its answer, at any step.
+ * writing word never gets a tool that may write as its answer, at any step,
+ * and one with a writing word and no reading word never a tool that only
+ * reads.
  * Only tools available to the caller and arguments of the tool are named.
  *
  * IDENTIFICATION
@@ -296,13 +298,19 @@ nat_tool_meant(const char *name)
 		if (word_in(lfirst(lc), write_words, lengthof(write_words)))
 			writes = true;
 	}
-	/* a name that only reads is offered only tools that only read */
+	/*
+	 * A name that only reads is offered only tools that only read; one that
+	 * only writes, only tools that may write.
+	 */
 	foreach(lc, tools)
 	{
 		const ToolDef *tool = lfirst(lc);
 
-		if (!(reads && !writes) || tool->read_only)
-			candidates[n++] = tool->name;
+		if (reads && !writes && !tool->read_only)
+			continue;
+		if (writes && !reads && tool->read_only)
+			continue;
+		candidates[n++] = tool->name;
 	}
 	meant = closest_within(normalized, candidates, n, 0);
 	if (meant == NULL)
