@@ -701,6 +701,7 @@ extern bool nat_column_visible(Oid relid, AttrNumber attnum);
 extern List *nat_closest_tables(const char *name, TimestampTz stop_at);
 extern char *nat_did_you_mean(List *names);
 extern List *nat_closest_columns(Oid relid, const char *name);
+extern Oid	nat_rangevar_relation(RangeVar *rv);
 pg_noreturn extern void nat_throw_no_privilege(Oid relid, const char *path) pg_attribute_noreturn();
 extern bool nat_hint_is_shareable(const char *hint, const char *sql);
 extern Oid	nat_resolve_call_table(struct ToolCall *call);

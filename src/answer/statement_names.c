@@ -64,7 +64,7 @@ collect_relations(Node *node, List **relids)
 
 		if (list_length(*relids) >= STATEMENT_TABLES_MAX)
 			return false;
-		relid = RangeVarGetRelid((RangeVar *) node, NoLock, true);
+		relid = nat_rangevar_relation((RangeVar *) node);
 		if (OidIsValid(relid) && !list_member_oid(*relids, relid))
 			*relids = lappend_oid(*relids, relid);
 		return false;
@@ -178,7 +178,7 @@ suggest_column(const char *message, const char *sql, const char *table,
 	if (table)
 	{
 		RangeVar   *rv = makeRangeVarFromNameList(nat_qualified_name_list(table));
-		Oid			relid = RangeVarGetRelid(rv, NoLock, true);
+		Oid			relid = nat_rangevar_relation(rv);
 
 		if (OidIsValid(relid))
 			relids = list_make1_oid(relid);

@@ -543,6 +543,31 @@ lock_relation(const char *schema, const char *relname, const char *path)
 	return relid;
 }
 
+/*
+ * The relation rv (of a statement that failed) names, locked, or
+ * InvalidOid.  An answer is being built from an error, so nothing here
+ * may raise one or wait: a part of
+ * the statement PostgreSQL had not reached yet may name a schema the role
+ * may not use (the lookup would raise) or a table another session holds
+ * exclusively (the lock would wait).
+ */
+Oid
+nat_rangevar_relation(RangeVar *rv)
+{
+	if (rv->catalogname != NULL)
+		return InvalidOid;		/* a cross-database name raises */
+	if (rv->schemaname != NULL)
+	{
+		Oid			nspid = get_namespace_oid(rv->schemaname, true);
+
+		if (!OidIsValid(nspid) ||
+			nat_namespace_aclcheck(nspid, GetUserId(), ACL_USAGE) != ACLCHECK_OK)
+			return InvalidOid;
+	}
+	return RangeVarGetRelidExtended(rv, AccessShareLock,
+									RVR_MISSING_OK | RVR_SKIP_LOCKED, NULL, NULL);
+}
+
 /* what a name in a column reference ("t" of "t.c") stands for in a statement */
 typedef struct RefnameSearch
 {
@@ -564,7 +589,7 @@ find_refname(Node *node, RefnameSearch *search)
 
 		if (strcmp(rv->alias ? rv->alias->aliasname : rv->relname, search->refname) == 0)
 		{
-			Oid			relid = RangeVarGetRelid(rv, NoLock, true);
+			Oid			relid = nat_rangevar_relation(rv);
 
 			if (OidIsValid(relid))
 				search->relids = lappend_oid(search->relids, relid);

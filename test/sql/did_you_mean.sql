@@ -11,6 +11,8 @@ CREATE SCHEMA dym;
 CREATE TABLE dym.people (id int PRIMARY KEY, name text, status text, age int, ssn text, salary_band text);
 INSERT INTO dym.people VALUES (1, 'ann', 'active', 30, '123', 'a');
 CREATE TABLE dym.hidden_stats (id int, total int);
+CREATE SCHEMA dym_closed;
+CREATE TABLE dym_closed.t (id int, nmae text);
 CREATE FUNCTION dym.secret_lenght(text) RETURNS int LANGUAGE sql AS 'SELECT 1';
 REVOKE EXECUTE ON FUNCTION dym.secret_lenght(text) FROM PUBLIC;
 CREATE ROLE regress_dym_agent;
@@ -74,6 +76,10 @@ FROM unnest(ARRAY['SELECT sn FROM people', 'SELECT salary_bnd FROM people', 'SEL
                   'SELECT nosuch FROM people']) s
 WHERE ai_tool_call('execute_sql', jsonb_build_object('sql', s))::text ~ '"(ssn|salary_band)"|[ ,](ssn|salary_band)[ ,.]';
 
+-- a part of the statement PostgreSQL had not reached names a schema the role
+-- may not use, a database, a table that does not exist: still an answer
+SELECT dym.fix('execute_sql', '{"sql": "SELECT nmae FROM people WHERE id IN (SELECT id FROM dym_closed.t) AND id IN (SELECT id FROM otherdb.dym.people) AND id IN (SELECT id FROM nosuch)"}');
+
 -- 4. functions: the closest the role may execute on its search path
 SELECT dym.fix('execute_sql', '{"sql": "SELECT lenght(name) FROM people"}');
 SELECT dym.fix('execute_sql', '{"sql": "SELECT coalese(name, status) FROM people"}') ->> 'did_you_mean' AS grammar_function;
@@ -113,5 +119,6 @@ RESET ROLE;
 SELECT ai_tool_drop('people_by_status') IS NOT NULL AS dropped;
 
 DROP SCHEMA dym CASCADE;
+DROP SCHEMA dym_closed CASCADE;
 DROP OWNED BY regress_dym_agent;
 DROP ROLE regress_dym_agent;
