@@ -96,7 +96,20 @@ statement_relations(const char *sql)
 	}
 	PG_END_TRY();
 	foreach(lc, stmts)
-		(void) collect_relations(lfirst_node(RawStmt, lc)->stmt, &relids);
+	{
+		Node	   *stmt = lfirst_node(RawStmt, lc)->stmt;
+
+		/* the raw walker knows no utility statement: only their queries */
+		if (IsA(stmt, ExplainStmt))
+			stmt = ((ExplainStmt *) stmt)->query;
+		else if (IsA(stmt, CreateTableAsStmt))
+			stmt = ((CreateTableAsStmt *) stmt)->query;
+		else if (IsA(stmt, ViewStmt))
+			stmt = ((ViewStmt *) stmt)->query;
+		if (IsA(stmt, SelectStmt) || IsA(stmt, InsertStmt) ||
+			IsA(stmt, UpdateStmt) || IsA(stmt, DeleteStmt) || IsA(stmt, MergeStmt))
+			(void) collect_relations(stmt, &relids);
+	}
 	return relids;
 }
 
@@ -123,7 +136,8 @@ name_in_message(const char *message, const char *word)
 		end = strchr(p + 1, '"');
 		if (end == NULL)
 			return NULL;
-		return pnstrdup(p + 1, Min(end - p - 1, NAMEDATALEN - 1));
+		/* a whole character: a RAISE can quote a name of any length */
+		return pnstrdup(p + 1, pg_mbcliplen(p + 1, end - p - 1, NAMEDATALEN - 1));
 	}
 	end = p + strcspn(p, " (");
 	if (end == p || end - p > NAMEDATALEN * 2)
@@ -411,6 +425,9 @@ find_near(const char *source, const char *near, int pos1, int pos2)
 	int			positions[2] = {pos1, pos2};
 	const char *p;
 	int			i;
+
+	if (len == 0)
+		return NULL;			/* strstr() would find "" forever below */
 
 	for (i = 0; i < 2; i++)
 	{
