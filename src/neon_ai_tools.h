@@ -384,7 +384,7 @@ extern List *nat_available_tools(void);
 extern const char *nat_tool_meant(const char *name);
 extern const char *nat_argument_meant(const ToolDef *tool, const char *key);
 extern const char *nat_filter_operator_meant(const char *op, const char *const *operators,
-											 int n);
+											 int n, const char **negates);
 
 /* ---- in core/custom_store.c: the table of custom tool definitions ---- */
 

@@ -305,7 +305,8 @@ find_violation(ErrorData *edata, ToolCall *call, ErrorEnrichment *en,
 		return false;
 	nspid = get_namespace_oid(edata->schema_name, true);
 	v->relid = OidIsValid(nspid) ? get_relname_relid(edata->table_name, nspid) : InvalidOid;
-	if (!OidIsValid(v->relid))
+	/* the fields are the raiser's to set (RAISE ... USING TABLE =) */
+	if (!OidIsValid(v->relid) || !nat_relation_visible_to_caller(v->relid, nspid))
 		return false;
 	v->table = quote_qualified_identifier(edata->schema_name, edata->table_name);
 	conoid = get_relation_constraint_oid(v->relid, edata->constraint_name, true);

@@ -82,6 +82,15 @@ static const WordMeaning read_words[] = {
 #define READ_VERBS	15
 
 /*
+ * Words that ask to look at a statement without running it, or to only
+ * read: with one of them, a name reads whatever else it says
+ * ("explain_delete", "preview_update", "dry_run_delete", "readonly_sql").
+ */
+static const char *const look_only_words[] = {
+	"explain", "describe", "plan", "preview", "dry", "simulate", "readonly",
+};
+
+/*
  * An argument's other names, as agents and other APIs write them.
  */
 typedef struct ArgumentSynonyms
@@ -298,6 +307,19 @@ nat_tool_meant(const char *name)
 		if (word_in(lfirst(lc), write_words, lengthof(write_words)))
 			writes = true;
 	}
+	foreach(lc, words)
+	{
+		int			i;
+
+		for (i = 0; i < lengthof(look_only_words); i++)
+		{
+			if (strcmp(lfirst(lc), look_only_words[i]) == 0)
+			{
+				reads = true;
+				writes = false;
+			}
+		}
+	}
 	/*
 	 * A name that only reads is offered only tools that only read; one that
 	 * only writes, only tools that may write.
@@ -414,25 +436,73 @@ static const WordMeaning operator_synonyms[] = {
 	{"matches", "like"}, {"starts_with", "like"}, {"startswith", "like"},
 	{"ends_with", "like"}, {"endswith", "like"}, {"pattern", "like"},
 	{"icontains", "ilike"}, {"iequals", "ilike"}, {"case_insensitive", "ilike"},
-	{"null", "is_null"}, {"isnull", "is_null"}, {"exists", "is_null"},
-	{"is_not_null", "is_null"}, {"not_null", "is_null"},
+	{"null", "is_null"}, {"isnull", "is_null"},
 	{"range", "between"}, {"has", "contains"}, {"includes", "contains"},
 };
+
+/* how a name says "not" before an operator: "not_like", "nlike", "notnull" */
+static const char *const negation_prefixes[] = {"is_not_", "not_", "not", "n"};
+
+/*
+ * The operator that a negated name ("not_like", "nbetween", "not_null",
+ * "$exists") negates, when it is one; NULL for any other name.
+ */
+static const char *
+negated_operator(const char *normalized, const char *const *operators, int n)
+{
+	int			p;
+
+	if (strcmp(normalized, "exists") == 0)
+		return "is_null";		/* MongoDB's $exists: true is "not null" */
+	for (p = 0; p < lengthof(negation_prefixes); p++)
+	{
+		const char *prefix = negation_prefixes[p];
+		const char *rest = normalized + strlen(prefix);
+		int			i;
+
+		if (strncmp(normalized, prefix, strlen(prefix)) != 0 || *rest == '\0')
+			continue;
+		if (closest_within(rest, operators, n, 0))
+			return closest_within(rest, operators, n, 0);
+		for (i = 0; i < lengthof(operator_synonyms); i++)
+			if (strcmp(rest, operator_synonyms[i].word) == 0)
+				return operator_synonyms[i].tool;
+	}
+	return NULL;
+}
 
 /*
  * The filter operator (of operators, n of them) the caller probably meant
  * by op, or NULL: a synonym ("greater_than", ">=", "$gte", "nin"), the
- * same name in another case or style, or the closest by edits.
+ * same name in another case or style, or the closest by edits.  A negated
+ * name is never answered with the operator it negates (that filter selects
+ * the other rows): "not_in" and "neq" stand for "nin" and "not_eq"; for
+ * the others, *negates is set to the operator negated and NULL returned,
+ * and the caller says how to write the negation.
  */
 const char *
-nat_filter_operator_meant(const char *op, const char *const *operators, int n)
+nat_filter_operator_meant(const char *op, const char *const *operators, int n,
+						  const char **negates)
 {
 	const char *name = op[0] == '$' ? op + 1 : op;	/* MongoDB's "$gt" */
 	char	   *normalized = normalize_name(name);
 	const char *meant;
+	const char *positive;
 	int			i;
 
+	*negates = NULL;
 	meant = closest_within(normalized, operators, n, 0);
+	if (meant == NULL && (positive = negated_operator(normalized, operators, n)) != NULL)
+	{
+		if (strcmp(positive, "in") == 0)
+			return "not_in";
+		if (strcmp(positive, "eq") == 0)
+			return "neq";
+		if (strcmp(positive, "neq") == 0)
+			return "eq";
+		*negates = positive;
+		return NULL;
+	}
 	for (i = 0; meant == NULL && i < lengthof(operator_synonyms); i++)
 		if (strcmp(normalized, operator_synonyms[i].word) == 0)
 			meant = operator_synonyms[i].tool;

@@ -256,6 +256,33 @@ deparse_contains(StringInfo buf, Oid relid, AttrNumber attnum, Oid coltype,
 }
 
 /*
+ * A negated operator the filter does not have ("not_like", "not_null"):
+ * never offered the operator it negates, which selects the other rows.
+ */
+static void
+report_negated_operator(const char *op, const char *negates, const char *path)
+{
+	ToolError  *err = nat_error(NAT_ERR_INVALID_PARAMETERS,
+								"unknown filter operator \"%s\"", nat_clip(op));
+
+	err->path = pstrdup(path);
+	if (strcmp(negates, "is_null") == 0)
+	{
+		err->suggestion = pstrdup("For values that are not null, use is_null with false.");
+		err->suggested_actions = list_make1(pstrdup("Use {\"is_null\": false} for the column."));
+	}
+	else
+	{
+		err->suggestion = psprintf("The structured filter has no negated %s; write the condition as a SQL string with NOT (\"where\": \"NOT (column %s ...)\"), or use not_in, neq or is_null where they fit.",
+								   negates, strcmp(negates, "like") == 0 ? "LIKE" :
+								   strcmp(negates, "ilike") == 0 ? "ILIKE" :
+								   strcmp(negates, "between") == 0 ? "BETWEEN" : "...");
+		err->suggested_actions = list_make1(pstrdup("Write the condition as a SQL string in \"where\" with NOT."));
+	}
+	nat_throw(err);
+}
+
+/*
  * One operator applied to a column.
  */
 static void
@@ -329,9 +356,13 @@ deparse_operator(StringInfo buf, Oid relid, AttrNumber attnum, Oid coltype,
 		deparse_contains(buf, relid, attnum, coltype, value, params, path);
 	else
 	{
+		const char *negates;
 		const char *close = nat_filter_operator_meant(op, filter_operators,
-													  lengthof(filter_operators));
+													  lengthof(filter_operators),
+													  &negates);
 
+		if (negates)
+			report_negated_operator(op, negates, path);
 		nat_invalid_param_offer(path, close,
 								close ? psprintf("Use the operator \"%s\".", close) : NULL,
 								"Use one of eq, neq, gt, gte, lt, lte, in, not_in, like, ilike, is_null, between, contains.",

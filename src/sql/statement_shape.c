@@ -148,12 +148,14 @@ nat_statement_shape(const char *sql, StatementShape *shape)
 }
 
 /*
- * The relation the statement writes, or InvalidOid.
+ * The relation the statement writes, or InvalidOid.  The lookups here run
+ * while an error is answered, so they neither raise nor wait
+ * (nat_rangevar_relation()).
  */
 Oid
 nat_statement_target(StatementShape *shape)
 {
-	return shape->target ? RangeVarGetRelid(shape->target, NoLock, true) : InvalidOid;
+	return shape->target ? nat_rangevar_relation(shape->target) : InvalidOid;
 }
 
 /*
@@ -175,7 +177,7 @@ nat_statement_relation(StatementShape *shape, const char *relname)
 
 		if (strcmp(rv->relname, relname) != 0)
 			continue;
-		relid = RangeVarGetRelid(rv, NoLock, true);
+		relid = nat_rangevar_relation(rv);
 		if (OidIsValid(relid))
 			return relid;
 	}

@@ -2,8 +2,8 @@
 -- advice, write failures).  Each case is a call an agent controls; the
 -- answer must be an answer (never an ERROR out of ai_tool_call, never a
 -- hang), name nothing the role may not see, and never advise the opposite
--- of what was asked.  Cases marked OPEN fail until fixed: their expected
--- output is the correct one.
+-- of what was asked.  Every case failed before its fix (fixed): its
+-- expected output is the correct answer.
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS neon_ai_tools;
 RESET client_min_messages;
@@ -72,7 +72,7 @@ SELECT atk32.outcome('execute_sql', jsonb_build_object('sql',
   format('SELECT atk32.boom(%L, %L) FROM (SELECT 1) s LEFT JOIN atk32_own.mb ON true',
          'column "bb' || repeat('é', 31) || '" does not exist', '42703'))) LIKE 'answered%' AS answered;
 
--- 5. OPEN: write failures read the statement's relations with
+-- 5. (fixed) write failures read the statement's relations with
 -- RangeVarGetRelid() (statement_shape.c), which raises for a schema the
 -- role may not use at answer time (USAGE granted inside the call, which
 -- was rolled back): 22001 and 42501 escape as "permission denied for schema"
@@ -84,23 +84,28 @@ RESET ROLE;
 GRANT USAGE ON SCHEMA atk32_own TO regress_atk32_agent;
 SET ROLE regress_atk32_agent;
 
--- 6. OPEN: a negated filter operator is offered its positive form, the
+-- 6. (fixed) a negated filter operator is offered its positive form, the
 -- opposite filter ("not_null": true -> "is_null" selects the null rows; in
 -- delete_data that deletes the rows the agent meant to keep)
-SELECT op, atk32.fix('delete_data', jsonb_build_object('table', 'people', 'where',
+SELECT op, coalesce(atk32.fix('delete_data', jsonb_build_object('table', 'people', 'where',
          jsonb_build_object('status', jsonb_build_object(op, true)))) ->> 'did_you_mean'
-       IN ('is_null', 'like', 'ilike', 'between', 'contains', 'not_in', 'in', 'eq') AS inverted_or_wrong
+       IN ('is_null', 'like', 'ilike', 'between', 'contains', 'not_in', 'in', 'eq'), false) AS inverted_or_wrong
 FROM unnest(ARRAY['not_null', 'is_not_null', 'notnull', '$exists', 'not_contains', 'nlike',
                   'not_like', 'not_ilike', 'not_between', 'nbetween']) op;
+-- the not-null forms are told how to write it; negations with a negated
+-- operator get it
+SELECT atk32.fix('delete_data', '{"table": "people", "where": {"status": {"not_null": true}}}') -> 'actions' AS not_null,
+       atk32.fix('delete_data', '{"table": "people", "where": {"status": {"nin": ["a"]}}}') ->> 'did_you_mean' AS nin,
+       atk32.fix('delete_data', '{"table": "people", "where": {"status": {"not_eq": "a"}}}') ->> 'did_you_mean' AS not_eq;
 
--- 7. OPEN: a name that asks for a plan or a preview of a write is offered
+-- 7. (fixed) a name that asks for a plan or a preview of a write is offered
 -- the writing tool (writes never get a reading tool, so explain_query is
 -- ruled out); "readonly_sql" gets execute_sql, which writes
-SELECT t, atk32.fix(t, '{}') ->> 'did_you_mean' IN ('delete_data', 'update_data', 'insert_data', 'execute_sql') AS writer
+SELECT t, coalesce(atk32.fix(t, '{}') ->> 'did_you_mean' IN ('delete_data', 'update_data', 'insert_data', 'execute_sql'), false) AS writer
 FROM unnest(ARRAY['explain_delete', 'describe_delete', 'preview_delete', 'dry_run_delete',
                   'explain_update', 'readonly_sql']) t;
 
--- 8. OPEN: an error's schema, table and constraint fields are whatever
+-- 8. (fixed) an error's schema, table and constraint fields are whatever
 -- its raiser says (RAISE ... USING SCHEMA, TABLE, CONSTRAINT): the answer
 -- explains the CHECK of a table in a schema the role may not use
 SELECT atk32.fix('execute_sql', $j${"sql": "DO $$BEGIN RAISE EXCEPTION 'x' USING ERRCODE = '23514', SCHEMA = 'atk32_closed', TABLE = 'vault', CONSTRAINT = 'vault_token'; END$$"}$j$)::text
