@@ -642,6 +642,8 @@ extern bool nat_timer_fired(void);
 extern void nat_deadline_check(void);
 extern TimestampTz nat_timer_deadline(int *timeout_ms);
 extern void nat_timer_adopt(TimestampTz deadline, int timeout_ms);
+extern void nat_timer_step_arm(int ms);
+extern bool nat_timer_step_end(void);
 
 /* ---- in sql/values.c: query parameters and JSON to Datum conversion ---- */
 

@@ -24,6 +24,11 @@
  *      pg_terminate_backend() would, and the error context says why.
  * The session is lost in step 3 only, as with transaction_timeout.
  *
+ * One step of a call may get a shorter limit of its own (nat_timer_step_
+ * arm(): the bounded query of an empty read's hints, empty_hints.c), a
+ * second timer whose cancel the step catches and takes as "no answer in
+ * time", never as the call's timeout.
+ *
  * A parallel worker running part of a call has no timer of its own: the
  * leader's timer cancels the leader, whose abort ends the workers.  The
  * worker adopts the leader's deadline (nat_timer_adopt(), from the state
@@ -50,6 +55,7 @@
 #define NAT_DEADLINE_KILL_MS	800
 
 static TimeoutId call_timeout_id = MAX_TIMEOUTS;	/* not registered yet */
+static TimeoutId step_timeout_id = MAX_TIMEOUTS;
 static volatile sig_atomic_t call_timeout_fired = false;
 static volatile sig_atomic_t call_timeout_killed = false;
 /* a cancel of ours was taken (ProcessInterrupts() cleared it) and the call went on */
@@ -88,6 +94,20 @@ call_timeout_handler(void)
 			call_timeout_killed = true;
 			ProcDiePending = true;
 		}
+	}
+	SetLatch(MyLatch);
+}
+
+/*
+ * The step's timer: a query cancel, as the call's timer's first step.
+ */
+static void
+step_timeout_handler(void)
+{
+	if (!proc_exit_inprogress)
+	{
+		InterruptPending = true;
+		QueryCancelPending = true;
 	}
 	SetLatch(MyLatch);
 }
@@ -202,4 +222,41 @@ nat_timer_fired(void)
 	if (get_timeout_indicator(STATEMENT_TIMEOUT, false))
 		return false;
 	return true;
+}
+
+/*
+ * Give one step of the call at most ms milliseconds (the caller keeps it
+ * before the call's deadline).  The cancel it requests is an ordinary
+ * query_canceled ERROR, which the step catches; nat_timer_step_end() says
+ * whether the step's timer was the cause.
+ */
+void
+nat_timer_step_arm(int ms)
+{
+	if (step_timeout_id == MAX_TIMEOUTS)
+		step_timeout_id = RegisterTimeout(USER_TIMEOUT, step_timeout_handler);
+	(void) get_timeout_indicator(step_timeout_id, true);
+	enable_timeout_after(step_timeout_id, ms);
+}
+
+/*
+ * End the step's limit, on every way out of the step; true if it fired.
+ * A cancel it requested that nothing took yet (the step ended as it fired)
+ * is withdrawn, unless the call's own timer or the statement_timeout fired
+ * too: the call must not be cancelled for its step.  (A client's cancel
+ * arriving in that same instant is withdrawn with it.)
+ */
+bool
+nat_timer_step_end(void)
+{
+	bool		fired;
+
+	if (step_timeout_id == MAX_TIMEOUTS)
+		return false;
+	disable_timeout(step_timeout_id, true);
+	fired = get_timeout_indicator(step_timeout_id, true);
+	if (fired && !call_timeout_fired &&
+		!get_timeout_indicator(STATEMENT_TIMEOUT, false))
+		QueryCancelPending = false;
+	return fired;
 }
