@@ -89,6 +89,17 @@ extern const struct config_enum_entry nat_audit_options[];
 
 extern void nat_define_settings(void);
 extern void nat_define_answer_settings(void);	/* in core/guc_answer.c */
+
+/* neon_ai_tools.empty_result_hints (core/guc_answer.c), the strictest last */
+typedef enum NatEmptyHints
+{
+	NAT_EMPTY_HINTS_QUERY,		/* statistics, else a bounded query */
+	NAT_EMPTY_HINTS_STATS,		/* the column's statistics only */
+	NAT_EMPTY_HINTS_OFF
+} NatEmptyHints;
+
+extern int	nat_empty_hints;
+extern const struct config_enum_entry nat_empty_hints_options[];
 extern bool nat_tool_enabled(const char *name);
 
 /* ---- in core/call_guard.c: what statements run for a call may do ---- */

@@ -1,11 +1,14 @@
 /*-------------------------------------------------------------------------
  *
  * guc_answer.c
- *		  The settings of the answer's form: format, continuation and
- *		  confirmation (README, "Settings").
+ *		  The settings of the answer's form: format, continuation,
+ *		  confirmation and the hints of an empty read (README, "Settings").
  *
  * neon_ai_tools.default_format is user-settable: a format changes how rows
- * are written, never which.  The confirmation settings are guardrails,
+ * are written, never which.  neon_ai_tools.empty_result_hints is
+ * superuser-set: its "query" runs a bounded query of its own on the
+ * server's time, which an administrator may turn off for a role (the role
+ * policy takes the stricter value, off being the strictest).  The confirmation settings are guardrails,
  * superuser-set like the others (guc.c): an agent's role cannot turn its
  * own confirmations off.
  *
@@ -22,6 +25,16 @@
 #include "neon_ai_tools.h"
 #include "token.h"
 #include "utils/guc.h"
+
+/* in order of strictness: role_policy.c takes the later one */
+const struct config_enum_entry nat_empty_hints_options[] = {
+	{"query", NAT_EMPTY_HINTS_QUERY, false},
+	{"stats", NAT_EMPTY_HINTS_STATS, false},
+	{"off", NAT_EMPTY_HINTS_OFF, false},
+	{NULL, 0, false}
+};
+
+int			nat_empty_hints = NAT_EMPTY_HINTS_QUERY;
 
 static const struct config_enum_entry format_options[] = {
 	{"json", NAT_FORMAT_JSON, false},
@@ -50,6 +63,16 @@ nat_define_answer_settings(void)
 							 NAT_FORMAT_JSON,
 							 format_options,
 							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomEnumVariable("neon_ai_tools.empty_result_hints",
+							 "Where a read that answered no rows finds existing values close to its filter's.",
+							 "query: the column's statistics when the role may read them, else a bounded query as the role; stats: the statistics only; off: no hints.",
+							 &nat_empty_hints,
+							 NAT_EMPTY_HINTS_QUERY,
+							 nat_empty_hints_options,
+							 PGC_SUSET,
 							 0,
 							 NULL, NULL, NULL);
 

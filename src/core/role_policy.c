@@ -35,8 +35,9 @@
  *	   lets nothing change), max_tool_calls, and the user-settable defaults
  *	   row_limit and timeout: the smaller;
  *	 - lock_timeout: the smaller non-zero value (0 means no lock limit);
- *	 - require_ssl (off, remote, on) and audit (off, writes, all): the later
- *	   in that order, which is the stricter;
+ *	 - require_ssl (off, remote, on), audit (off, writes, all) and
+ *	   empty_result_hints (query, stats, off): the later in that order,
+ *	   which is the stricter;
  *	 - enabled_tools and read_only_allowed_functions: the entries on both
  *	   lists ("*" in enabled_tools is every tool);
  *	 - plan_cache_size and plan_cache_memory: the session's alone.  They
@@ -127,6 +128,7 @@ static const PolicySetting policy_settings[] = {
 	{"neon_ai_tools.confirmation", COMBINE_LATER_OPTION, 0, nat_confirmation_options, &nat_confirmation},
 	{"neon_ai_tools.confirmation_timeout", COMBINE_SMALLER, GUC_UNIT_MS, NULL, &nat_confirmation_timeout_ms},
 	{"neon_ai_tools.confirmation_min_rows", COMBINE_SMALLER, 0, NULL, &nat_confirmation_min_rows},
+	{"neon_ai_tools.empty_result_hints", COMBINE_LATER_OPTION, 0, nat_empty_hints_options, &nat_empty_hints},
 };
 
 #define NUM_POLICY_SETTINGS lengthof(policy_settings)
