@@ -102,6 +102,21 @@
 #endif
 
 /*
+ * An index scan of nkeys keys: 18 added the instrumentation argument, 19
+ * the scan's flags.
+ */
+#if PG_VERSION_NUM >= 190000
+#define nat_index_beginscan(heap, index, snapshot, nkeys) \
+	index_beginscan((heap), (index), (snapshot), NULL, (nkeys), 0, SO_NONE)
+#elif PG_VERSION_NUM >= 180000
+#define nat_index_beginscan(heap, index, snapshot, nkeys) \
+	index_beginscan((heap), (index), (snapshot), NULL, (nkeys), 0)
+#else
+#define nat_index_beginscan(heap, index, snapshot, nkeys) \
+	index_beginscan((heap), (index), (snapshot), (nkeys), 0)
+#endif
+
+/*
  * A syscache invalidation callback's cache id: an int up to 18, the enum
  * SysCacheIdentifier from 19 (a callback declared with int would be an
  * incompatible function pointer there).

@@ -899,6 +899,8 @@ typedef struct ToolCall
 	char	   *query_source;	/* the agent's own SQL text, if any */
 
 	List	   *warnings;		/* of char *, joined into "warning" */
+	char	   *did_you_mean;	/* an empty read's one close value */
+	List	   *suggested_actions;	/* of char *: an empty read's retries */
 	struct NatContinuation *cont;	/* "next" (continuation.h), or NULL */
 	int			format;			/* NatAnswerFormat of the rows (formats.h) */
 	int64		row_bytes;		/* rows in the answer, rendered as text */

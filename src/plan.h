@@ -121,6 +121,12 @@ typedef struct ToolPlan
 	JsonbValue *json_params;
 	bool		multiple;		/* one result per statement in data */
 
+	/*
+	 * PLAN_ROWS: run when the query answered no rows, before the answer is
+	 * rendered (select_query: empty_hints.c's near values), or NULL.
+	 */
+	void		(*on_empty) (ToolCall *call, struct ToolPlan *plan);
+
 	List	   *answer_fields;	/* of AnswerField, the tool's own keys */
 	List	   *warnings;		/* of char *, the planner's sentences for the
 								 * answer's "warning" */
@@ -173,6 +179,9 @@ extern void nat_response_statement_end(ToolCall *call, bool modifies,
 									   bool multiple);
 extern void nat_response_statements_end(ToolCall *call, int count,
 										bool truncated);
+
+/* in empty_hints.c: an empty read's values close to its filter's */
+extern void nat_empty_result_hints(ToolCall *call, ToolPlan *plan);
 
 /* in plan_description.c: ai_tool_plan()'s answer */
 extern void nat_response_plan_description(ToolCall *call, ToolPlan *plan);

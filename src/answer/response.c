@@ -91,6 +91,12 @@ nat_response_finish(ToolCall *call)
 			appendStringInfo(&buf, "%s%s", buf.len > 0 ? " " : "", (char *) lfirst(lc));
 		nat_push_string(&call->state, "warning", buf.data);
 	}
+	/* an empty read's values close to its filter's (empty_hints.c) */
+	if (call->did_you_mean)
+		nat_push_string(&call->state, "did_you_mean", call->did_you_mean);
+	if (call->suggested_actions != NIL)
+		nat_push_string_array(&call->state, "suggested_actions",
+							  call->suggested_actions);
 	if (call->dry_run)
 		nat_push_bool(&call->state, "dryRun", true);
 	if (call->format != NAT_FORMAT_JSON)

@@ -419,6 +419,13 @@ select_query(ToolCall *call, const void *targs, ToolPlan *plan)
 
 	nat_deparse_limit_offset(&sql, params, plan->caps.max_rows, offset);
 
+	/*
+	 * No rows for a filter from the first row on: the answer may name values
+	 * close to the filter's that the column holds (empty_hints.c).
+	 */
+	if (where && offset == 0 && !(call->cont && call->cont->given))
+		plan->on_empty = nat_empty_result_hints;
+
 	plan->run = PLAN_ROWS;
 	plan->sql = sql.data;
 }

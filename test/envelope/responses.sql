@@ -150,6 +150,10 @@ SELECT 'success/select_query columns, structured where, order_by array', ai_tool
       "order_by": [{"column": "total", "direction": "desc", "nulls": "last"}]}');
 SELECT 'success/select_query SQL where string, duplicate column', ai_tool_call('select_query',
     '{"table": "orders", "columns": "id, id, status", "where": "total > 50 AND status = ''open''", "order_by": "id"}');
+SELECT 'success/select_query empty, a value close to the filter''s (did_you_mean)', ai_tool_call('select_query',
+    '{"table": "orders", "where": {"status": "Open"}}');
+SELECT 'success/select_query empty, values close to an IN list''s', ai_tool_call('select_query',
+    '{"table": "orders", "where": {"status": ["Open", "shiped"]}}');
 SELECT 'success/select_query format columnar', ai_tool_call('select_query',
     '{"table": "orders", "order_by": "id", "format": "columnar"}');
 SELECT 'success/select_query format csv', ai_tool_call('select_query',
