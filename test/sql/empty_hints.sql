@@ -34,9 +34,9 @@ SELECT g, 'person ' || g,
 FROM generate_series(1, 40) g;
 
 -- 1. no statistics yet: the bounded query answers (the default, query)
-SHOW neon_ai_tools.empty_result_hints;
 -- case
 SELECT hint('{"table": "people", "where": {"status": "Active"}}');
+SHOW neon_ai_tools.empty_result_hints;
 -- spelling
 SELECT hint('{"table": "people", "where": {"status": "canceled"}}');
 SELECT hint('{"table": "people", "where": {"city": "Chicgo"}}');
