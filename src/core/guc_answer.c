@@ -6,11 +6,11 @@
  *
  * neon_ai_tools.default_format is user-settable: a format changes how rows
  * are written, never which.  neon_ai_tools.empty_result_hints is
- * superuser-set: its "query" runs a bounded query of its own on the
+ * superuser-set: its "query" runs a bounded read of its own on the
  * server's time, which an administrator may turn off for a role (the role
- * policy takes the stricter value, off being the strictest).  The confirmation settings are guardrails,
- * superuser-set like the others (guc.c): an agent's role cannot turn its
- * own confirmations off.
+ * policy takes the stricter value, off being the strictest).  The
+ * confirmation settings are guardrails, superuser-set like the others
+ * (guc.c): an agent's role cannot turn its own confirmations off.
  *
  * IDENTIFICATION
  *		  src/core/guc_answer.c
