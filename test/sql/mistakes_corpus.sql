@@ -342,6 +342,76 @@ FROM (VALUES
    'INSERT INTO shop.customers (full_name, email, country_code) VALUES (''E'', ''e@x'', ''USA'')')
 ) w(kind, t, a, fix, raw);
 
+-- harder ones, written as agents write them: names in another style or
+-- schema inside SQL text, plurals of columns, values that need a
+-- conversion, reads of a column the role may not read, deletes of rows
+-- still referenced
+INSERT INTO corpus (class, tool, args, fix, raw_sql)
+SELECT 'sql name style', 'execute_sql', jsonb_build_object('sql', q), fix, q
+FROM (VALUES
+  ('SELECT fullName FROM shop.customers LIMIT 1', 'full_name'),
+  ('SELECT FullName, Email FROM shop.customers LIMIT 1', 'full_name'),
+  ('SELECT signupDate FROM shop.customers LIMIT 1', 'signup_date'),
+  ('SELECT productName, price FROM shop.products LIMIT 1', 'product_name'),
+  ('SELECT totalAmount FROM shop.orders LIMIT 1', 'total_amount'),
+  ('SELECT firstName, lastName FROM hr.employees LIMIT 1', 'first_name'),
+  ('SELECT hireDate FROM hr.employees LIMIT 1', 'hire_date'),
+  ('SELECT authorName FROM blog.posts LIMIT 1', 'author_name'),
+  ('SELECT count(*) FROM shop.orders WHERE orderState = ''paid''', 'order_state'),
+  ('SELECT * FROM shop.orders ORDER BY placedAt DESC LIMIT 3', 'placed_at'),
+  ('SELECT * FROM shop.customer LIMIT 1', 'customers'),
+  ('SELECT * FROM public.customers LIMIT 1', 'shop.customers'),
+  ('SELECT * FROM customers LIMIT 1', 'shop.customers'),
+  ('SELECT * FROM employees LIMIT 1', 'hr.employees'),
+  ('SELECT * FROM hr.employee e JOIN hr.departments d ON d.id = e.department_id', 'employees'),
+  ('SELECT categories FROM shop.products LIMIT 1', 'category'),
+  ('SELECT locations FROM hr.departments LIMIT 1', 'location'),
+  ('SELECT titles FROM blog.posts LIMIT 1', 'title'),
+  ('SELECT salaries FROM hr.employees LIMIT 1', 'salary'),
+  ('SELECT cities FROM shop.customers LIMIT 1', 'city')) q(q, fix);
+INSERT INTO corpus (class, tool, args, fix, raw_sql)
+SELECT 'value format', 'execute_sql', jsonb_build_object('sql', q, 'params', p::jsonb), fix, NULL
+FROM (VALUES
+  ('SELECT count(*) FROM shop.customers WHERE signup_date = $1', '["27/11/2026"]', '2026-11-27'),
+  ('SELECT count(*) FROM hr.employees WHERE salary > $1', '["45,000"]', '45000'),
+  ('SELECT count(*) FROM shop.orders WHERE order_state = $1', '["Shipped"]', 'shipped'),
+  ('SELECT count(*) FROM shop.products WHERE price < $1', '["$20.00"]', '20.00'),
+  ('SELECT count(*) FROM shop.orders WHERE shipped_on >= $1', '["31.01.2026"]', '2026-01-31')) v(q, p, fix);
+INSERT INTO corpus (class, tool, args, fix, raw_sql)
+SELECT 'value format', 'insert_data', jsonb_build_object('table', 'hr.employees', 'rows', jsonb_build_array(r::jsonb)), fix, NULL
+FROM (VALUES
+  ('{"first_name": "A", "last_name": "B", "hire_date": "15/03/2024"}', '2024-03-15'),
+  ('{"first_name": "A", "last_name": "B", "salary": "52,500"}', '52500'),
+  ('{"first_name": "A", "last_name": "B", "salary": "52000.0"}', '52000')) v(r, fix);
+INSERT INTO corpus (class, tool, args, fix, raw_sql)
+SELECT 'empty result', 'select_query',
+       jsonb_build_object('table', sch || '.' || tab, 'where', jsonb_build_object(col, wrong)), fix,
+       format('SELECT * FROM %s.%s WHERE %s = %L', sch, tab, col, wrong)
+FROM (VALUES
+  ('shop', 'customers', 'city', 'San Fransisco', 'San Francisco'), ('shop', 'customers', 'city', 'chicago ', 'Chicago'),
+  ('shop', 'customers', 'tier', 'GOLD', 'gold'), ('shop', 'products', 'category', 'Garden', 'garden'),
+  ('hr', 'departments', 'location', 'Lisboa', 'Lisbon'), ('hr', 'departments', 'dept_name', 'sales', 'Sales'),
+  ('hr', 'employees', 'job_title', 'Manager', 'manager'), ('blog', 'posts', 'author_name', 'ALICE', 'alice')) v(sch, tab, col, wrong, fix);
+INSERT INTO corpus (class, tool, args, fix, raw_sql)
+SELECT 'empty result', 'select_query', jsonb_build_object('table', 'shop.customers', 'where', w::jsonb), fix, NULL
+FROM (VALUES ('{"city": {"in": ["boston", "chicago"]}}', 'Boston'), ('{"tier": {"eq": "Silver"}}', 'silver')) v(w, fix);
+INSERT INTO corpus (class, tool, args, fix, raw_sql)
+SELECT 'empty result', 'select_query', jsonb_build_object('table', 'shop.customers', 'where', w), fix, NULL
+FROM (VALUES ('city = ''boston''', 'Boston'), ('tier = ''Bronze''', 'bronze')) v(w, fix);
+INSERT INTO corpus (class, tool, args, fix, raw_sql) VALUES
+  ('privilege', 'execute_sql', '{"sql": "SELECT * FROM shop.customers LIMIT 1"}', 'full_name',
+   'SELECT * FROM shop.customers LIMIT 1'),
+  ('privilege', 'select_query', '{"table": "shop.customers", "columns": ["id", "password_hash"]}', 'full_name',
+   'SELECT id, password_hash FROM shop.customers'),
+  ('write foreign key', 'execute_sql', '{"sql": "DELETE FROM blog.posts WHERE id = 3"}', 'blog.comments',
+   'DELETE FROM blog.posts WHERE id = 3'),
+  ('write foreign key', 'delete_data', '{"table": "shop.customers", "where": {"id": 5}}', 'shop.orders',
+   'DELETE FROM shop.customers WHERE id = 5'),
+  ('write not null', 'insert_data', '{"table": "shop.orders", "rows": [{"total_amount": 5}]}', 'customer_id',
+   'INSERT INTO shop.orders (total_amount) VALUES (5)'),
+  ('write unique', 'execute_sql', '{"sql": "INSERT INTO hr.departments (dept_name) VALUES (''Support'')"}', 'ON CONFLICT',
+   'INSERT INTO hr.departments (dept_name) VALUES (''Support'')');
+
 SELECT count(*) AS mistakes, count(DISTINCT class) AS classes FROM corpus;
 
 -- running them ----------------------------------------------------------------
