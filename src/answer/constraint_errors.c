@@ -207,6 +207,7 @@ constraint_raises(char contype, int sqlerrcode)
 		case ERRCODE_EXCLUSION_VIOLATION:
 			return contype == CONSTRAINT_EXCLUSION;
 		case ERRCODE_FOREIGN_KEY_VIOLATION:
+		case ERRCODE_RESTRICT_VIOLATION:
 			return contype == CONSTRAINT_FOREIGN;
 		case ERRCODE_CHECK_VIOLATION:
 			return contype == CONSTRAINT_CHECK;
@@ -641,6 +642,10 @@ nat_explain_constraint_error(ErrorData *edata, ToolCall *call, ErrorEnrichment *
 			break;
 		case ERRCODE_UNIQUE_VIOLATION:
 			explain_unique(&v);
+			break;
+		case ERRCODE_RESTRICT_VIOLATION:
+			/* 18 reports an ON DELETE/UPDATE RESTRICT refusal as 23001 */
+			explain_fk_referenced(&v);
 			break;
 		case ERRCODE_FOREIGN_KEY_VIOLATION:
 			if (fk_referenced_side(&v))

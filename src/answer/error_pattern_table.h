@@ -196,7 +196,7 @@ static const ErrorPattern patterns[] = {
 
 	/* ---- foreign keys ---- */
 	{D_PG, VIOLATION, "foreign_key_constraint", ADV_FK_REFERENCED, "acd",
-	"update or delete on table " QN " violates foreign key constraint " QN " on table " QN},
+	"update or delete on table " QN " violates (?:restrict setting of )?foreign key constraint " QN " on table " QN},
 	{D_PG, VIOLATION, "foreign_key_constraint", ADV_FK_MISSING, "ac",
 	"insert or update on table " QN " violates foreign key constraint " QN},
 	{D_MYSQL, VIOLATION, "foreign_key_constraint", ADV_FK_REFERENCED, "dcka",

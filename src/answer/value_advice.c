@@ -36,6 +36,7 @@
 #include "neon_ai_tools.h"
 #include "parser/parse_type.h"
 #include "utils/builtins.h"
+#include "utils/formatting.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
@@ -369,7 +370,9 @@ nat_advise_value_error(struct ToolCall *call, ErrorData *edata,
 	*suggestion = adv.suggestion;
 	*did_you_mean = adv.did_you_mean;
 	*actions = adv.actions;
-	if (edata->hint && strstr(edata->hint, "\"datestyle\"") != NULL)
+	/* "datestyle" until 17, "DateStyle" from 18 */
+	if (edata->hint &&
+		strstr(asc_tolower(edata->hint, strlen(edata->hint)), "\"datestyle\"") != NULL)
 		*hint = adv.hint;
 	return true;
 }

@@ -78,6 +78,10 @@ SELECT fix('delete_data', '{"table": "people", "where": {"id": 1}}');
 SELECT fix('update_data', '{"table": "people", "set": {"id": 100}, "where": {"id": 1}}');
 SELECT fix('execute_sql', '{"sql": "DELETE FROM people WHERE id = 1"}');
 SELECT fix('delete_data', '{"table": "nodes", "where": {"id": 1}}');
+-- 18 reports an ON DELETE RESTRICT refusal as 23001 (restrict_violation),
+-- "... violates RESTRICT setting of foreign key constraint ...": raised here
+-- as 18 raises it, so that every version checks the same answer
+SELECT fix('execute_sql', $j${"sql": "DO $$BEGIN RAISE EXCEPTION 'update or delete on table \"people\" violates RESTRICT setting of foreign key constraint \"orders_person_id_fkey\" on table \"orders\"' USING ERRCODE = '23001', SCHEMA = 'werr', TABLE = 'orders', CONSTRAINT = 'orders_person_id_fkey'; END$$"}$j$);
 
 -- ---------------------------------------------------------------------
 -- CHECK: the expression and its column
