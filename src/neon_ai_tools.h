@@ -531,6 +531,8 @@ extern void nat_clear_pending_error(void);
 extern char *nat_clip(const char *value);
 extern char *nat_clip_len(const char *value, int len);
 extern char *nat_clip_quoted(const char *text);
+extern char *nat_quoted_names(List *names);
+extern char *nat_json_quoted(const char *s);
 extern bool nat_exceeds_chars(const char *value, int len, int limit);
 extern char *nat_relation_display_name(Oid relid);
 
@@ -641,7 +643,6 @@ extern void nat_explain_column_limit_error(ErrorData *edata, struct ToolCall *ca
 extern void nat_explain_value_limit(ToolError *err, Oid typid, int32 typmod);
 extern void nat_explain_privilege_error(ErrorData *edata, struct ToolCall *call,
 										ErrorEnrichment *en);
-extern char *nat_quoted_names(List *names);
 
 extern char *nat_column_default(Oid relid, AttrNumber attnum);
 

@@ -82,35 +82,6 @@ called(ToolCall *call, const char *name)
 }
 
 /*
- * names as answers quote them: "a", "b".
- */
-char *
-nat_quoted_names(List *names)
-{
-	StringInfoData buf;
-	ListCell   *lc;
-
-	initStringInfo(&buf);
-	foreach(lc, names)
-		appendStringInfo(&buf, "%s\"%s\"", buf.len > 0 ? ", " : "",
-						 (char *) lfirst(lc));
-	return buf.data;
-}
-
-/*
- * s as a JSON string.
- */
-static char *
-json_string(const char *s)
-{
-	StringInfoData buf;
-
-	initStringInfo(&buf);
-	escape_json(&buf, s);
-	return buf.data;
-}
-
-/*
  * names as a JSON array: ["a", "b"].
  */
 static char *
@@ -418,7 +389,7 @@ explain_fk_referencing(Violation *v)
 				 v->names, referenced);
 	if (ref_names != NIL && all_readable(v->confrelid, v->ref_attnums))
 		act(v, psprintf("Look up the existing keys with select_query: {\"table\": %s, \"columns\": %s}.",
-						json_string(referenced), json_names(ref_names)));
+						nat_json_quoted(referenced), json_names(ref_names)));
 	if (pg_class_aclcheck(v->confrelid, GetUserId(), ACL_INSERT) == ACLCHECK_OK ||
 		pg_attribute_aclcheck_all(v->confrelid, GetUserId(), ACL_INSERT,
 								  ACLMASK_ANY) == ACLCHECK_OK)
@@ -534,7 +505,7 @@ example_phrase(const char *column, Oid typid, int32 typmod, bool json)
 
 	if (example == NULL)
 		return "";
-	return json ? psprintf(", e.g. %s: %s", json_string(column), example) :
+	return json ? psprintf(", e.g. %s: %s", nat_json_quoted(column), example) :
 		psprintf(", e.g. %s", example);
 }
 

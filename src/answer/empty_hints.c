@@ -82,7 +82,6 @@
 #include "plan.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
-#include "utils/json.h"
 #include "utils/formatting.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -1307,18 +1306,6 @@ close_values(HintColumn *col, const char *given)
 	return result;
 }
 
-/*
- * A value as the answer quotes it: a JSON string.
- */
-static char *
-quoted(const char *value)
-{
-	StringInfoData buf;
-
-	initStringInfo(&buf);
-	escape_json(&buf, value);
-	return buf.data;
-}
 
 /*
  * Say what was found for one value: a sentence of the warning, and one
@@ -1336,16 +1323,16 @@ offer(ToolCall *call, HintFilter *f, HintColumn *col, const char *given,
 	appendStringInfo(&warning, col->from_stats ?
 					 "The table's statistics show no %s in column %s; close values it has: " :
 					 "No row has %s in column %s; close values it has: ",
-					 quoted(given), quoted(col->name));
+					 nat_json_quoted(given), nat_json_quoted(col->name));
 	foreach(lc, close)
 	{
-		char	   *value = quoted(lfirst(lc));
+		char	   *value = nat_json_quoted(lfirst(lc));
 
 		appendStringInfo(&warning, "%s%s", foreach_current_index(lc) > 0 ? ", " : "", value);
 		if (list_length(*actions) >= NAT_HINT_MAX_ACTIONS)
 			continue;
 		*actions = lappend(*actions, f->echo ?
-						   psprintf("Retry with \"where\": {%s: %s}.", quoted(col->name), value) :
+						   psprintf("Retry with \"where\": {%s: %s}.", nat_json_quoted(col->name), value) :
 						   psprintf("Use the value %s for %s.", value, quote_identifier(col->name)));
 	}
 	appendStringInfoChar(&warning, '.');

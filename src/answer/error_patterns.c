@@ -835,20 +835,6 @@ qn(const char *s)
 	return psprintf("\"%s\"", s);
 }
 
-/* "a", "b" */
-static char *
-qlist(List *list)
-{
-	StringInfoData buf;
-	ListCell   *lc;
-
-	initStringInfo(&buf);
-	foreach(lc, list)
-		appendStringInfo(&buf, "%s\"%s\"", buf.len > 0 ? ", " : "",
-						 (char *) lfirst(lc));
-	return buf.data;
-}
-
 /* the first name of a list, or NULL */
 static char *
 first(List *list)
@@ -1025,7 +1011,7 @@ advise_references(Advice advice, Dialect dialect, Found *f, List **actions)
 	char	   *a = first(f->objects);
 	char	   *d = first(f->dependencies);
 	char	   *r = first(f->referenced);
-	char	   *k = f->columns != NIL ? qlist(f->columns) : NULL;
+	char	   *k = f->columns != NIL ? nat_quoted_names(f->columns) : NULL;
 	char	   *c = f->constraint;
 	char	   *s = NULL;
 
@@ -1049,7 +1035,7 @@ advise_references(Advice advice, Dialect dialect, Found *f, List **actions)
 				if (d)
 				{
 					s = psprintf("Rows of %s still reference %s%s. Delete or update those rows of %s first, then retry.",
-								 qlist(f->dependencies), target, via, qn(d));
+								 nat_quoted_names(f->dependencies), target, via, qn(d));
 					*actions = lappend(*actions,
 									   psprintf("Find the rows of %s that reference the rows you are deleting or updating%s.",
 												qn(d), k && fk_columns ? psprintf(" (by %s)", k) : ""));
@@ -1106,7 +1092,7 @@ advise_references(Advice advice, Dialect dialect, Found *f, List **actions)
 		case ADV_DEPENDENT:
 			if (f->dependencies != NIL)
 				s = psprintf("Other objects depend on %s: %s. Drop or change them first, then retry.",
-							 a ? qn(a) : "it", qlist(f->dependencies));
+							 a ? qn(a) : "it", nat_quoted_names(f->dependencies));
 			else
 				s = psprintf("Other objects (foreign keys, views, ...) depend on %s. Find them (the error's DETAIL lists them) and drop or change them first, then retry.",
 							 a ? qn(a) : "it");
@@ -1126,7 +1112,7 @@ static char *
 advise_constraint(Advice advice, Dialect dialect, Found *f, List **actions)
 {
 	char	   *a = first(f->objects);
-	char	   *k = f->columns != NIL ? qlist(f->columns) : NULL;
+	char	   *k = f->columns != NIL ? nat_quoted_names(f->columns) : NULL;
 	char	   *c = f->constraint;
 	char	   *s = NULL;
 	char	   *where;
@@ -1189,7 +1175,7 @@ static char *
 advise_statement(Advice advice, Dialect dialect, Found *f, List **actions)
 {
 	char	   *a = first(f->objects);
-	char	   *k = f->columns != NIL ? qlist(f->columns) : NULL;
+	char	   *k = f->columns != NIL ? nat_quoted_names(f->columns) : NULL;
 	char	   *c = f->constraint;
 	const char *kind = f->kind ? f->kind : "table";
 	char	   *s = NULL;
@@ -1267,7 +1253,7 @@ static char *
 advise_privilege(Advice advice, Dialect dialect, Found *f, List **actions)
 {
 	char	   *a = first(f->objects);
-	char	   *k = f->columns != NIL ? qlist(f->columns) : NULL;
+	char	   *k = f->columns != NIL ? nat_quoted_names(f->columns) : NULL;
 	const char *kind = f->kind ? f->kind : "table";
 	char	   *s = NULL;
 	char	   *who;
@@ -1472,7 +1458,7 @@ static char *
 advise_value(Advice advice, Dialect dialect, Found *f, List **actions)
 {
 	char	   *a = first(f->objects);
-	char	   *k = f->columns != NIL ? qlist(f->columns) : NULL;
+	char	   *k = f->columns != NIL ? nat_quoted_names(f->columns) : NULL;
 	char	   *s = NULL;
 
 	switch (advice)

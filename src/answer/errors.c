@@ -22,6 +22,7 @@
 #include "mb/pg_wchar.h"
 #include "neon_ai_tools.h"
 #include "utils/builtins.h"
+#include "utils/json.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
@@ -471,19 +472,63 @@ nat_throw(ToolError *err)
 }
 
 /*
+ * names as answers quote them: "a", "b".
+ */
+char *
+nat_quoted_names(List *names)
+{
+	StringInfoData buf;
+	ListCell   *lc;
+
+	initStringInfo(&buf);
+	foreach(lc, names)
+		appendStringInfo(&buf, "%s\"%s\"", buf.len > 0 ? ", " : "",
+						 (char *) lfirst(lc));
+	return buf.data;
+}
+
+/*
+ * s as a JSON string, as answers quote a value in their advice.
+ */
+char *
+nat_json_quoted(const char *s)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	escape_json(&buf, s);
+	return buf.data;
+}
+
+/*
+ * An invalid_parameters error about the argument at JSON path "path".
+ */
+static ToolError *invalid_param_error(const char *path, const char *fmt, va_list args)
+			pg_attribute_printf(2, 0);
+
+static ToolError *
+invalid_param_error(const char *path, const char *fmt, va_list args)
+{
+	ToolError  *err = palloc0(sizeof(ToolError));
+
+	err->kind = NAT_ERR_INVALID_PARAMETERS;
+	err->message = nat_format_va(fmt, args);
+	err->path = path ? pstrdup(path) : NULL;
+	return err;
+}
+
+/*
  * Raise an invalid_parameters error about the argument at JSON path "path".
  */
 void
 nat_invalid_param(const char *path, const char *suggestion, const char *fmt,...)
 {
-	ToolError  *err = palloc0(sizeof(ToolError));
+	ToolError  *err;
 	va_list		args;
 
-	err->kind = NAT_ERR_INVALID_PARAMETERS;
 	va_start(args, fmt);
-	err->message = nat_format_va(fmt, args);
+	err = invalid_param_error(path, fmt, args);
 	va_end(args);
-	err->path = path ? pstrdup(path) : NULL;
 	err->suggestion = suggestion ? pstrdup(suggestion) : NULL;
 	nat_throw(err);
 }
@@ -511,14 +556,12 @@ void
 nat_invalid_param_offer(const char *path, const char *close, char *action,
 						const char *otherwise, const char *fmt,...)
 {
-	ToolError  *err = palloc0(sizeof(ToolError));
+	ToolError  *err;
 	va_list		args;
 
-	err->kind = NAT_ERR_INVALID_PARAMETERS;
 	va_start(args, fmt);
-	err->message = nat_format_va(fmt, args);
+	err = invalid_param_error(path, fmt, args);
 	va_end(args);
-	err->path = path ? pstrdup(path) : NULL;
 	if (close)
 		nat_error_offer(err, close, action);
 	else

@@ -72,13 +72,7 @@ typedef struct ValuePlace
 static char *
 written(const char *value, const ValuePlace *place)
 {
-	StringInfoData buf;
-
-	if (place->literal)
-		return quote_literal_cstr(value);
-	initStringInfo(&buf);
-	escape_json(&buf, value);
-	return buf.data;
+	return place->literal ? quote_literal_cstr(value) : nat_json_quoted(value);
 }
 
 /*
