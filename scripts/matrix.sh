@@ -176,7 +176,10 @@ EOF
 }
 
 # in_root ROOT CMD...: run CMD as root inside ROOT, in a private mount and
-# PID namespace with /proc, a minimal /dev and the caches bound in.
+# PID namespace with /proc, a minimal /dev and the caches bound in.  The
+# environment is a fresh container's (env -i: PATH and HOME, no LANG, no
+# locale, no TERM), plus the harness's own settings: the suite timeout, the
+# proxy's CA certificates, the npm cache and the version to test.
 in_root() {
     local root=$1
     shift
@@ -215,7 +218,7 @@ in_root() {
         exec chroot '$root' \"\$@\"
     " bash env -i \
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-        HOME=/root TERM=dumb CI="${CI:-}" LANG=C.UTF-8 \
+        HOME=/root \
         NAT_SUITE_TIMEOUT="${NAT_SUITE_TIMEOUT:-1200}" \
         NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt \
         npm_config_cafile=/etc/ssl/certs/ca-certificates.crt \

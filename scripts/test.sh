@@ -138,6 +138,10 @@ elif ! bash "$WORK/scripts/long-functions.sh" > "$LOGS/long-functions.log" 2>&1;
     # functions a reader can hold in mind (issue 15): none over 150 lines
     cat "$LOGS/long-functions.log"
     record build 0 1 0 "functions over 150 lines"
+elif ! bash "$WORK/scripts/check-clusters.sh" > "$LOGS/check-clusters.log" 2>&1; then
+    # test clusters name their encoding and locale (issue 33)
+    cat "$LOGS/check-clusters.log"
+    record build 0 1 0 "a test cluster without an explicit encoding"
 else
     # A clean build is a precondition, not a test: it adds nothing to the counts.
     SUMMARY+=("build      ok (no warnings)  $((SECONDS - build_start))s")

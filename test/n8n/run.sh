@@ -112,7 +112,7 @@ start_database() {
     : >"$LOGS/postgres.log"
     : >"$LOGS/mcp.log"
     chown postgres: "$DIR/sock" "$DIR/data" "$LOGS/postgres.log" "$LOGS/mcp.log"
-    su postgres -c "$PGBIN/initdb -D '$DIR/data' -A trust -U postgres" >"$LOGS/initdb.log" 2>&1
+    su postgres -c "$PGBIN/initdb -D '$DIR/data' -A trust -U postgres -E UTF8 --locale=C.UTF-8" >"$LOGS/initdb.log" 2>&1
     su postgres -c "$PGBIN/pg_ctl -D '$DIR/data' -l '$LOGS/postgres.log' -w start \
         -o \"-p $PGPORT -k '$DIR/sock' -c listen_addresses=''\"" >/dev/null
     su postgres -c "$PGBIN/psql -X -q -v ON_ERROR_STOP=1 -h '$DIR/sock' -p $PGPORT -d postgres" \

@@ -17,6 +17,7 @@ use warnings;
 
 use JSON::PP;
 use PostgreSQL::Test::Cluster;
+use NatNode qw(nat_node);
 use PostgreSQL::Test::Utils;
 use Test::More;
 
@@ -40,8 +41,7 @@ sub new
 	my @nodes;
 	for my $role ('coord', 'w1', 'w2')
 	{
-		my $node = PostgreSQL::Test::Cluster->new("${name}_$role");
-		$node->init;
+		my $node = nat_node("${name}_$role");
 		$node->append_conf(
 			'postgresql.conf', qq{
 shared_preload_libraries = 'citus,neon_ai_tools'

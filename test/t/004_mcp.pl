@@ -29,6 +29,8 @@ use Symbol qw(gensym);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use lib abs_path(dirname(__FILE__) . '/../perl');
+use NatNode qw(nat_node);
 
 my $root = abs_path(dirname(__FILE__) . '/../..');
 my $transcripts = "$root/test/mcp";
@@ -375,8 +377,7 @@ program_options_handling_ok($program);
 
 # --- a cluster ------------------------------------------------------------------
 
-my $node = PostgreSQL::Test::Cluster->new('mcp');
-$node->init;
+my $node = nat_node('mcp');
 $node->start;
 $node->safe_psql(
 	'postgres', q{

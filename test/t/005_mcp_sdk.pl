@@ -16,6 +16,8 @@ use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use lib abs_path(dirname(__FILE__) . '/../perl');
+use NatNode qw(nat_node);
 
 my $root = abs_path(dirname(__FILE__) . '/../..');
 my $sdkdir = "$root/test/mcp/sdk";
@@ -58,8 +60,7 @@ ok(defined $program, 'neon-ai-tools-mcp is installed or built')
 
 # --- a cluster, the client ----------------------------------------------------------
 
-my $node = PostgreSQL::Test::Cluster->new('sdk');
-$node->init;
+my $node = nat_node('sdk');
 $node->start;
 $node->safe_psql(
 	'postgres', q{

@@ -9,9 +9,12 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Cwd qw(abs_path);
+use File::Basename qw(dirname);
+use lib abs_path(dirname(__FILE__) . '/../perl');
+use NatNode qw(nat_node);
 
-my $node = PostgreSQL::Test::Cluster->new('main');
-$node->init;
+my $node = nat_node('main');
 $node->start;
 
 # Everything that makes up the installed extension, one line per object,

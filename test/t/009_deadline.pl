@@ -10,10 +10,13 @@ use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Cwd qw(abs_path);
+use File::Basename qw(dirname);
+use lib abs_path(dirname(__FILE__) . '/../perl');
+use NatNode qw(nat_node);
 use Time::HiRes qw(time);
 
-my $node = PostgreSQL::Test::Cluster->new('main');
-$node->init;
+my $node = nat_node('main');
 $node->start;
 $node->safe_psql('postgres', 'CREATE EXTENSION neon_ai_tools');
 my $postmaster_pid = $node->safe_psql('postgres', 'SELECT pg_postmaster_start_time()');

@@ -18,6 +18,7 @@ use Cwd qw(abs_path);
 use File::Basename qw(dirname);
 use IPC::Run;
 use lib abs_path(dirname(__FILE__) . '/../perl');
+use NatNode qw(nat_node);
 use NatSession qw(hwm_mb);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
@@ -29,8 +30,7 @@ my $AS_LIMIT = 2048 * $MB;    # address space of every backend
 my $BOUND_MB = 64;            # peak growth allowed for cases 2, 5, 6, 7, 8, 9
 my $suite_start = time;
 
-my $node = PostgreSQL::Test::Cluster->new('resources');
-$node->init;
+my $node = nat_node('resources');
 # shared memory stays small beside the address-space limit
 $node->append_conf('postgresql.conf', "shared_buffers = 32MB\n");
 $node->start;

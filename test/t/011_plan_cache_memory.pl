@@ -16,11 +16,14 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Cwd qw(abs_path);
+use File::Basename qw(dirname);
+use lib abs_path(dirname(__FILE__) . '/../perl');
+use NatNode qw(nat_node);
 
 plan skip_all => '/proc is not available' unless -r "/proc/$$/status";
 
-my $node = PostgreSQL::Test::Cluster->new('main');
-$node->init;
+my $node = nat_node('main');
 $node->start;
 
 # a wide table: 1000 columns with 60-character names, so that a

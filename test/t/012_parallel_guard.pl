@@ -16,10 +16,13 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Cwd qw(abs_path);
+use File::Basename qw(dirname);
+use lib abs_path(dirname(__FILE__) . '/../perl');
+use NatNode qw(nat_node);
 use Time::HiRes qw(time);
 
-my $node = PostgreSQL::Test::Cluster->new('main');
-$node->init;
+my $node = nat_node('main');
 # parallel plans for small tables, all rows in the workers
 $node->append_conf(
 	'postgresql.conf', q{

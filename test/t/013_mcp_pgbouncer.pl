@@ -26,6 +26,8 @@ use Math::BigInt;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use lib abs_path(dirname(__FILE__) . '/../perl');
+use NatNode qw(nat_node);
 
 my $root = abs_path(dirname(__FILE__) . '/../..');
 my $json = JSON::PP->new->canonical->allow_bignum->allow_nonref;
@@ -58,8 +60,7 @@ my $calls = 300;
 
 # --- the cluster ----------------------------------------------------------------
 
-my $node = PostgreSQL::Test::Cluster->new('bouncer');
-$node->init;
+my $node = nat_node('bouncer');
 $node->append_conf('postgresql.conf', 'max_connections = 40');
 $node->start;
 $node->safe_psql(

@@ -14,6 +14,10 @@ use JSON::PP;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Cwd qw(abs_path);
+use File::Basename qw(dirname);
+use lib abs_path(dirname(__FILE__) . '/../perl');
+use NatNode qw(nat_node);
 
 my $json = JSON::PP->new->canonical;
 my @all_tools = qw(select_query insert_data update_data delete_data
@@ -21,8 +25,7 @@ my @all_tools = qw(select_query insert_data update_data delete_data
 my @read_tools = qw(select_query execute_sql explain_query list_tables
   describe_table);
 
-my $primary = PostgreSQL::Test::Cluster->new('primary');
-$primary->init(allows_streaming => 1);
+my $primary = nat_node('primary', allows_streaming => 1);
 $primary->start;
 $primary->safe_psql(
 	'postgres', q{

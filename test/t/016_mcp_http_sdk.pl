@@ -29,6 +29,8 @@ use Time::HiRes qw(time usleep);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use lib abs_path(dirname(__FILE__) . '/../perl');
+use NatNode qw(nat_node);
 
 use lib abs_path(dirname(__FILE__) . '/../mcp/http');
 use McpHttp;
@@ -59,8 +61,7 @@ if (!-f $installed || -M "$dir/package-lock.json" < -M $installed)
 
 # --- a cluster, the server -----------------------------------------------------------
 
-my $node = PostgreSQL::Test::Cluster->new('httpsdk');
-$node->init;
+my $node = nat_node('httpsdk');
 $node->start;
 $node->safe_psql(
 	'postgres', q{

@@ -43,6 +43,8 @@ use Time::HiRes qw(time usleep);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use lib abs_path(dirname(__FILE__) . '/../perl');
+use NatNode qw(nat_node);
 
 use lib abs_path(dirname(__FILE__) . '/../mcp/http');
 use McpHttp;
@@ -51,8 +53,7 @@ plan skip_all => 'curl is not installed'
   unless system('curl --version >/dev/null 2>&1') == 0;
 
 my $tmp = PostgreSQL::Test::Utils::tempdir();
-my $node = PostgreSQL::Test::Cluster->new('tenants');
-$node->init;
+my $node = nat_node('tenants');
 $node->start;
 $node->safe_psql(
 	'postgres', q{

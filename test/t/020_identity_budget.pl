@@ -57,6 +57,7 @@ use Test::More;
 use lib abs_path(dirname(__FILE__) . '/../mcp/http');
 use McpHttp;
 use lib abs_path(dirname(__FILE__) . '/../perl');
+use NatNode qw(nat_node);
 use NatSession qw(hwm_mb);
 
 my $MB = 1024 * 1024;
@@ -64,8 +65,7 @@ my $AS_LIMIT = 2048 * $MB;    # address space of every backend
 my $CAP_MB = 64;              # neon_ai_tools.max_call_memory of the memory cases
 my $suite_start = time;
 
-my $node = PostgreSQL::Test::Cluster->new('identity_budget');
-$node->init;
+my $node = nat_node('identity_budget');
 $node->append_conf('postgresql.conf',
 	"shared_buffers = 32MB\nautovacuum = off\nlog_min_messages = warning\n");
 $node->start;
