@@ -203,6 +203,20 @@ if [ -f "$WORK/test/catalog/run.sh" ]; then
     unset PGHOST PGPORT PGUSER PGDATABASE
 fi
 
+# (a3b) The README cannot drift (issue 33): its runnable SQL examples run on
+# the demo data and print what it shows, and its figures tables equal a
+# fresh measurement (tokens with test/catalog's packages, installed above).
+# Its own scratch cluster: the examples create roles and use ALTER SYSTEM.
+if [ -f "$WORK/test/readme/run.sh" ]; then
+    nat_cluster_start postgres
+    if ! run_suite readme tap bash test/readme/run.sh; then
+        echo "--- server log (last 40 lines)"
+        tail -40 "$NAT_CLUSTER_LOG" || true
+    fi
+    nat_cluster_stop "$NAT_CLUSTER_DATA"
+    unset PGHOST PGPORT PGUSER PGDATABASE
+fi
+
 # (a4) The MCP program's bearer-token authentication (issue 16, item 3):
 # src/mcp/auth*.c's unit test with keys and tokens the openssl CLI makes,
 # then once more under valgrind.  No server.
