@@ -35,12 +35,15 @@ source "$ROOT/scripts/node-suite.sh"
 demo_db() {
     local db=$1
     shift
-    "$PSQL" -X -q -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS \"$db\"" \
+    if ! "$PSQL" -X -q -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS \"$db\"" \
         -c "CREATE DATABASE \"$db\" TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C.UTF-8'" \
-        >"$TMP/createdb.log" 2>&1 &&
-        "$PSQL" -X -q -v ON_ERROR_STOP=1 -d "$db" "$@" -f "$ROOT/scripts/demo-data.sql" \
-            >"$TMP/demo.log" 2>&1 ||
-        node_suite_fail "database $db with the demo data" "$TMP/createdb.log" "$TMP/demo.log"
+        >"$TMP/createdb.log" 2>&1; then
+        node_suite_fail "database $db (UTF8, C.UTF-8)" "$TMP/createdb.log"
+    fi
+    if ! "$PSQL" -X -q -v ON_ERROR_STOP=1 -d "$db" "$@" -f "$ROOT/scripts/demo-data.sql" \
+        >"$TMP/demo.log" 2>&1; then
+        node_suite_fail "the demo data in $db" "$TMP/demo.log"
+    fi
 }
 
 rc=0
