@@ -141,7 +141,10 @@ nat_extension_schema(void)
 }
 
 /*
- * The database's key, read past the privileges (see above).
+ * The database's key, read past the privileges (see above).  It is missing
+ * where the extension is still at 0.1, whose script had no key table: the
+ * library of a later version was installed, ALTER EXTENSION ... UPDATE not
+ * yet run.
  */
 static void
 read_secret(uint8 *secret)
@@ -157,7 +160,7 @@ read_secret(uint8 *secret)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("the neon_ai_tools token key is missing"),
-				 errhint("Re-create the extension: DROP EXTENSION neon_ai_tools; CREATE EXTENSION neon_ai_tools;")));
+				 errhint("Update the extension: ALTER EXTENSION neon_ai_tools UPDATE; if it is already at its current version, re-create it.")));
 	/* a plain heap scan (no index), on the statement's snapshot */
 	rel = table_open(relid, AccessShareLock);
 	scan = systable_beginscan(rel, InvalidOid, false, GetActiveSnapshot(), 0, NULL);
@@ -181,7 +184,7 @@ read_secret(uint8 *secret)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("the neon_ai_tools token key is missing"),
-				 errhint("Re-create the extension: DROP EXTENSION neon_ai_tools; CREATE EXTENSION neon_ai_tools;")));
+				 errhint("Update the extension: ALTER EXTENSION neon_ai_tools UPDATE; if it is already at its current version, re-create it.")));
 }
 
 /*
