@@ -86,9 +86,9 @@ WITH ext AS (
 			FROM pg_sequence s WHERE s.seqrelid = c.oid), '') ELSE '' END ||
 		-- rows, not their values: ai_tool_secret holds one random key
 		CASE WHEN c.relkind IN ('r', 'p', 'm') THEN ' rows=' ||
-			(xpath('/row/n/text()',
-				   query_to_xml(format('SELECT count(*) AS n FROM %s', c.oid::regclass),
-								false, true, '')))[1]::text
+			-- (query_to_xml: a count without a function of our own; no libxml needed)
+			substring(query_to_xml(format('SELECT count(*) AS n FROM %s', c.oid::regclass),
+								   false, true, '')::text FROM '<n>(\d+)</n>')
 		ELSE '' END AS descr
 	FROM pg_class c WHERE c.oid IN (SELECT objid FROM members WHERE classid = 'pg_class'::regclass)
 ), typ AS (
