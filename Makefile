@@ -6,6 +6,11 @@
 
 EXTENSION = neon_ai_tools
 
+# The version, in one place: the control file's default_version.  The MCP
+# program's --version, META.json and make dist's file name follow it
+# (test/release checks that they agree).
+NAT_VERSION := $(shell sed -n "s/^default_version[[:space:]]*=[[:space:]]*'\([^']*\)'.*/\1/p" $(dir $(firstword $(MAKEFILE_LIST)))$(EXTENSION).control)
+
 MODULE_big = neon_ai_tools
 # src/core, src/sql, src/tools, src/answer (README, "Layout"); src/mcp is the
 # MCP program, built on its own below
@@ -62,9 +67,9 @@ uninstall: uninstall-mcp
 clean: clean-mcp
 ifeq ($(WITH_MCP),yes)
 mcp:
-	$(MAKE) -C src/mcp PG_CONFIG=$(PG_CONFIG)
+	$(MAKE) -C src/mcp PG_CONFIG=$(PG_CONFIG) MCP_VERSION=$(NAT_VERSION)
 install-mcp: mcp
-	$(MAKE) -C src/mcp install PG_CONFIG=$(PG_CONFIG)
+	$(MAKE) -C src/mcp install PG_CONFIG=$(PG_CONFIG) MCP_VERSION=$(NAT_VERSION)
 else
 mcp install-mcp:
 	@echo "note: json-c (pkg-config json-c) or libpq-fe.h not found: building the extension without neon-ai-tools-mcp; install libjson-c-dev, libpq-dev and pkg-config to build it"
@@ -113,3 +118,17 @@ pgindent:
 .PHONY: prove_installcheck
 prove_installcheck:
 	$(prove_installcheck)
+
+# The source distribution for PGXN and packagers: neon_ai_tools-VERSION.zip
+# made by git archive from HEAD, so it holds the tracked files only, under
+# one directory neon_ai_tools-VERSION/ (README, "Releases").  Uncommitted
+# changes are not in it: a warning says so.
+DISTNAME = $(EXTENSION)-$(NAT_VERSION)
+EXTRA_CLEAN += $(DISTNAME).zip
+.PHONY: dist
+dist:
+	@git -C $(srcdir) rev-parse -q --verify HEAD >/dev/null || { \
+	  echo "make dist: $(srcdir) is not a git checkout with a commit"; exit 1; }
+	@git -C $(srcdir) diff --quiet HEAD || \
+	  echo "make dist: warning: uncommitted changes are left out of $(DISTNAME).zip (it is HEAD)"
+	git -C $(srcdir) archive --format zip --prefix $(DISTNAME)/ -o $(CURDIR)/$(DISTNAME).zip HEAD
