@@ -190,6 +190,15 @@ if [ -f "$WORK/test/envelope/run.sh" ]; then
     unset PGHOST PGPORT PGUSER PGDATABASE
 fi
 
+# (a2b) The release (issue 33): META.json against the PGXN Meta Spec (the
+# envelope's ajv, installed above), one version everywhere, update chains,
+# released scripts unchanged, and make dist in a clone of the checkout (a
+# few seconds; no server).
+if [ -f "$WORK/test/release/run.sh" ]; then
+    run_suite release tap env PG_CONFIG="$NAT_PG_CONFIG" NAT_GIT_ROOT="$NAT_ROOT" \
+        bash test/release/run.sh || true
+fi
+
 # (a3) The tool catalog (issue 14): ai_tool_list(format) in every format,
 # checked with the model providers' own client libraries (npm ci, as the
 # unprivileged user, inside run.sh), offline.
