@@ -12,9 +12,9 @@
 # updated by a superuser equals that owner's fresh install, and DROP
 # EXTENSION leaves nothing behind.
 #
-# One cluster, one database, a handful of psql runs: no CREATE DATABASE
-# (the test used one database per version and took 76 s on PostgreSQL 17
-# in CI), each install dropped before the next.
+# One cluster, one database, five psql runs: no CREATE DATABASE, each
+# install dropped before the next (the test used one database per version
+# and a psql run per statement, and took 76 s on PostgreSQL 17 in CI).
 use strict;
 use warnings;
 
@@ -164,92 +164,105 @@ sub same_objects
 
 my $psql = sub { $node->safe_psql('postgres', $_[0]) };
 
-my ($default, $trusted) = split /\|/, $psql->(q{
-	SELECT v.version || '|' || v.trusted
-	FROM pg_available_extension_versions v JOIN pg_available_extensions e USING (name)
-	WHERE v.name = 'neon_ai_tools' AND v.version = e.default_version});
-like($default, qr/^\d+\.\d+\.\d+$/, "the control file names a semantic default version ($default)");
+# Several steps in one psql run (a run costs a backend start and a library
+# load, seconds on a loaded CI machine): each step's output, in order.
+sub steps
+{
+	my @sql = @_;
+	my $out = $psql->(join "\n\\echo ~~~\n", @sql);
+	my @parts = map { s/^\n//r =~ s/\n$//r } split /^~~~$/m, $out, -1;
+	die "expected " . scalar(@sql) . " outputs, got " . scalar(@parts) unless @parts == @sql;
+	return @parts;
+}
 
-# Every version an install script exists for, oldest first.
-my @versions = split /\n/, $psql->(q{
-	SELECT version FROM pg_available_extension_versions
-	WHERE name = 'neon_ai_tools'
-	ORDER BY string_to_array(version, '.')::int[]});
+my ($versions, $default_trusted) = steps(
+	# every version an install script exists for, oldest first
+	q{SELECT version FROM pg_available_extension_versions
+	  WHERE name = 'neon_ai_tools'
+	  ORDER BY string_to_array(version, '.')::int[];},
+	q{SELECT v.version || '|' || v.trusted
+	  FROM pg_available_extension_versions v JOIN pg_available_extensions e USING (name)
+	  WHERE v.name = 'neon_ai_tools' AND v.version = e.default_version;});
+my @versions = split /\n/, $versions;
+my ($default, $trusted) = split /\|/, $default_trusted;
+like($default, qr/^\d+\.\d+\.\d+$/, "the control file names a semantic default version ($default)");
 ok(scalar(grep { $_ eq $default } @versions), 'the default version can be installed');
 ok(scalar(grep { $_ eq '0.1' } @versions), '0.1 (as released at 2e8d298) can be installed');
 
-my %paths = map { split /\|/ } split /\n/, $psql->(qq{
-	SELECT source || '|' || coalesce(path, '') FROM pg_extension_update_paths('neon_ai_tools')
-	WHERE target = '$default'});
-
-my $fresh = $psql->("CREATE EXTENSION neon_ai_tools; $fingerprint");
+my ($paths, $fresh, $left) = steps(
+	qq{SELECT source || '|' || coalesce(path, '') FROM pg_extension_update_paths('neon_ai_tools')
+	   WHERE target = '$default';},
+	"CREATE EXTENSION neon_ai_tools; $fingerprint;",
+	"DROP EXTENSION neon_ai_tools; $leftovers;");
+my %paths = map { split /\|/ } split /\n/, $paths;
 like($fresh, qr/function ai_tool_call\(text,jsonb\)/, 'the fingerprint lists the functions');
 like($fresh, qr/table ai_tool_definitions:.* rows=0/, '... the tables and their rows');
 like($fresh, qr/config=\{ai_tool_definitions\}/, '... and the configuration dump');
-is($psql->("DROP EXTENSION neon_ai_tools; $leftovers"), "0\n0\n0\n0",
-	'DROP EXTENSION leaves nothing behind');
+is($left, "0\n0\n0\n0", 'DROP EXTENSION leaves nothing behind');
 
+my $members = q{
+	SELECT string_agg(pg_describe_object(classid, objid, 0), ', '
+					  ORDER BY pg_describe_object(classid, objid, 0))
+	FROM pg_depend WHERE deptype = 'e' AND refobjid =
+		(SELECT oid FROM pg_extension WHERE extname = 'neon_ai_tools');};
 foreach my $v (grep { $_ ne $default } @versions)
 {
 	ok(($paths{$v} // '') ne '', "$v has an update path to $default (" . ($paths{$v} // "none") . ")");
-	$psql->("CREATE EXTENSION neon_ai_tools VERSION '$v'");
+	# today's library under the old SQL, until ALTER EXTENSION ... UPDATE:
+	# every symbol the old script names is there and answers
+	my ($old, $window, $updated, $objects, $works) = steps(
+		"CREATE EXTENSION neon_ai_tools VERSION '$v'; $members",
+		q{CREATE TABLE t (id int PRIMARY KEY);
+		  INSERT INTO t SELECT generate_series(1, 3);
+		  SELECT jsonb_typeof(ai_tool_list('native'));
+		  SELECT ai_tool_call('select_query', '{"table": "t"}') ->> 'status';
+		  SELECT ai_error_info('relation "x" does not exist') ->> 'errorType';
+		  SELECT ai_tool_call('select_query', '{"table": "t", "limit": 1}') #>> '{details,hint}';
+		  DROP TABLE t;},
+		"ALTER EXTENSION neon_ai_tools UPDATE;
+		 SELECT extversion FROM pg_extension WHERE extname = 'neon_ai_tools';",
+		"$fingerprint;",
+		q{SELECT ai_tool_call('list_tables', '{}') ->> 'status';
+		  SELECT jsonb_typeof(ai_tool_list('native', true));
+		  DROP EXTENSION neon_ai_tools;});
 	if ($v eq '0.1')
 	{
 		# the script as released: three functions, nothing else
-		is($psql->(q{
-			SELECT string_agg(pg_describe_object(classid, objid, 0), ', '
-							  ORDER BY pg_describe_object(classid, objid, 0))
-			FROM pg_depend WHERE deptype = 'e' AND refobjid =
-				(SELECT oid FROM pg_extension WHERE extname = 'neon_ai_tools')}),
+		is($old,
 			'function ai_error_info(text,text), function ai_tool_call(text,jsonb), function ai_tool_list(text)',
 			'0.1 installs the three functions of 2e8d298');
-		# today's library under 0.1's SQL, until ALTER EXTENSION ... UPDATE:
-		# every symbol 0.1 names is there and answers
-		is($psql->(q{
-			CREATE TABLE t (id int PRIMARY KEY);
-			INSERT INTO t SELECT generate_series(1, 3);
-			SELECT jsonb_typeof(ai_tool_list('native'));
-			SELECT ai_tool_call('select_query', '{"table": "t"}') ->> 'status';
-			SELECT ai_error_info('relation "x" does not exist') ->> 'errorType';
-			SELECT ai_tool_call('select_query', '{"table": "t", "limit": 1}') #>> '{details,hint}';
-			DROP TABLE t}),
-			"array\nsuccess\ninvalid_table\n" .
+		is($window, "array\nsuccess\ninvalid_table\n" .
 			'Update the extension: ALTER EXTENSION neon_ai_tools UPDATE; if it is already at its current version, re-create it.',
 			'0.1 under the current library: list, call and error_info work; a continuation token asks for the update');
 	}
-	is($psql->("ALTER EXTENSION neon_ai_tools UPDATE;
-		SELECT extversion FROM pg_extension WHERE extname = 'neon_ai_tools'"),
-		$default, "$v updated to $default");
-	same_objects($psql->($fingerprint), $fresh,
-		"$v updated to $default equals a fresh install of $default");
-	is($psql->(q{
-		SELECT ai_tool_call('list_tables', '{}') ->> 'status';
-		SELECT jsonb_typeof(ai_tool_list('native', true));
-		DROP EXTENSION neon_ai_tools}),
-		"success\narray", "the tools work after the update from $v");
+	is($updated, $default, "$v updated to $default");
+	same_objects($objects, $fresh, "$v updated to $default equals a fresh install of $default");
+	is($works, "success\narray", "the tools work after the update from $v");
 }
 
 # A trusted extension (0.1 was trusted at 2e8d298 too), installed by a
 # database user who is no superuser and updated by a superuser: the result
 # is that user's fresh install (the update grants what the install script
 # grants to @extowner@ to the extension's owner, not to the updater).
+# Then a reinstall: the same extension again.
 is($trusted, 'true', "$default is trusted");
-$psql->(q{
-	CREATE ROLE app_owner LOGIN;
-	GRANT CREATE ON DATABASE postgres TO app_owner;
-	GRANT CREATE ON SCHEMA public TO app_owner});
-my $owned = $psql->("SET ROLE app_owner; CREATE EXTENSION neon_ai_tools; RESET ROLE; $fingerprint");
+my ($owned, $updated, $again) = steps(
+	"CREATE ROLE app_owner LOGIN;
+	 GRANT CREATE ON DATABASE postgres TO app_owner;
+	 GRANT CREATE ON SCHEMA public TO app_owner;
+	 SET ROLE app_owner; CREATE EXTENSION neon_ai_tools; RESET ROLE;
+	 $fingerprint;",
+	"SET ROLE app_owner; DROP EXTENSION neon_ai_tools;
+	 CREATE EXTENSION neon_ai_tools VERSION '0.1'; RESET ROLE;
+	 ALTER EXTENSION neon_ai_tools UPDATE;
+	 $fingerprint;",
+	"SET ROLE app_owner; DROP EXTENSION neon_ai_tools; RESET ROLE;
+	 CREATE EXTENSION neon_ai_tools;
+	 $fingerprint;");
 like($owned, qr/owner=app_owner/, 'a non-superuser installs the trusted extension and owns it');
-$psql->("SET ROLE app_owner; DROP EXTENSION neon_ai_tools;
-	CREATE EXTENSION neon_ai_tools VERSION '0.1'; RESET ROLE;
-	ALTER EXTENSION neon_ai_tools UPDATE");
-same_objects($psql->($fingerprint), $owned,
+same_objects($updated, $owned,
 	"0.1 installed by app_owner, updated by a superuser, equals app_owner's fresh install");
-
-# Reinstall: the same extension again.
-same_objects($psql->("SET ROLE app_owner; DROP EXTENSION neon_ai_tools; RESET ROLE;
-	CREATE EXTENSION neon_ai_tools; $fingerprint"),
-	$fresh, 'a reinstall equals the first install');
+same_objects($again, $fresh, 'a reinstall equals the first install');
 
 # The fingerprint sees what an update script could miss: each change,
 # made and rolled back, makes it differ from a fresh install.
