@@ -31,7 +31,6 @@
 //                 convertToOpenAITool(), which must keep the schema.
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { spawnSync } from "node:child_process";
@@ -226,31 +225,51 @@ function upperTypes(x) {
 }
 
 // --- tsc: the packages' own TypeScript types ---------------------------------------
-// One file per format, one constant per tool on its own line: a diagnostic's
-// line names the tool.
+// Each format's catalog, as the JSON it is, against its SDK's type: one file
+// per variant, one constant per tool on its own line (a diagnostic's line
+// names the tool), each an object literal, so that tsc's excess-property
+// check refuses a keyword the type lacks.  The type is Json<T>, what
+// JSON.parse gives for a value of the SDK's type T: the same object shapes,
+// with a string enum's members written as their values (JSON holds no TS
+// enum: the SDK sends Type.OBJECT as "OBJECT"), so "object" is refused
+// where the SDK's Type is upper case, and 5 where it declares a string.
+const JSON_TS = `// the JSON form of an SDK type T (see check.mjs)
+export type Json<T> =
+  T extends string ? \`\${T}\` :
+  T extends number | boolean | null | undefined ? T :
+  T extends readonly (infer U)[] ? Json<U>[] :
+  T extends object ? { [K in keyof T]: Json<T[K]> } :
+  T;
+`;
+const TSC_FILES = {
+  openai: ['import type { ChatCompletionTool } from "openai/resources/chat/completions";',
+    "ChatCompletionTool", (c) => c.openai],
+  openai_responses: ['import type { FunctionTool } from "openai/resources/responses/responses";',
+    "FunctionTool", (c) => c.openai.map((t) => ({ type: "function", ...t.function, strict: false }))],
+  openai_strict: ['import type { ChatCompletionTool } from "openai/resources/chat/completions";',
+    "ChatCompletionTool", (c) => c.openai_strict],
+  openai_strict_responses: ['import type { FunctionTool } from "openai/resources/responses/responses";',
+    "FunctionTool", (c) => c.openai_strict.map((t) => ({ type: "function", ...t.function }))],
+  anthropic: ['import type { Tool } from "@anthropic-ai/sdk/resources/messages";',
+    "Tool", (c) => c.anthropic],
+  mcp: ['import type { Tool } from "@modelcontextprotocol/sdk/types.js";',
+    "Tool", (c) => c.mcp],
+  gemini: ['import type { FunctionDeclaration } from "@google/genai";',
+    "FunctionDeclaration", (c) => c.gemini],
+};
 function typecheck() {
-  const dir = mkdtempSync(join(tmpdir(), "nat_catalog_tsc."));
-  const files = {
-    openai: ['import type { ChatCompletionTool } from "openai/resources/chat/completions";',
-      "ChatCompletionTool", catalogs.openai],
-    openai_responses: ['import type { FunctionTool } from "openai/resources/responses/responses";',
-      "FunctionTool", catalogs.openai.map((t) => ({ type: "function", ...t.function, strict: false }))],
-    openai_strict: ['import type { ChatCompletionTool } from "openai/resources/chat/completions";',
-      "ChatCompletionTool", catalogs.openai_strict],
-    openai_strict_responses: ['import type { FunctionTool } from "openai/resources/responses/responses";',
-      "FunctionTool", catalogs.openai_strict.map((t) => ({ type: "function", ...t.function }))],
-    anthropic: ['import type { Tool } from "@anthropic-ai/sdk/resources/messages";',
-      "Tool", catalogs.anthropic],
-  };
-  for (const [name, [imp, type, tools]] of Object.entries(files)) {
-    const lines = [imp, ...tools.map((t, i) => `export const t${i}: ${type} = ${JSON.stringify(t)};`)];
+  // inside test/catalog: tsc finds node_modules as node does (package exports)
+  const dir = mkdtempSync(join(here, ".tsc."));
+  writeFileSync(join(dir, "json.ts"), JSON_TS);
+  for (const [name, [imp, type, tools]] of Object.entries(TSC_FILES)) {
+    const lines = [imp + ' import type { Json } from "./json.js";',
+      ...tools(catalogs).map((t, i) => `export const t${i}: Json<${type}> = ${JSON.stringify(t)};`)];
     writeFileSync(join(dir, `${name}.ts`), lines.join("\n") + "\n");
   }
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({
     compilerOptions: { strict: true, noEmit: true, skipLibCheck: true, module: "nodenext",
-      moduleResolution: "nodenext", target: "es2022", typeRoots: [], types: [],
-      baseUrl: ".", paths: { "*": [join(here, "node_modules/*")] } },
-    include: Object.keys(files).map((f) => `${f}.ts`),
+      moduleResolution: "nodenext", target: "es2022", typeRoots: [], types: [] },
+    include: ["json.ts", ...Object.keys(TSC_FILES).map((f) => `${f}.ts`)],
   }));
   const r = spawnSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "."],
     { encoding: "utf8", cwd: dir });
@@ -258,13 +277,13 @@ function typecheck() {
   for (const line of (r.stdout + r.stderr).split("\n")) {
     const m = line.match(/^(\w+)\.ts\((\d+),\d+\): (.*)$/);
     // line 1 is the import: a diagnostic there (a missing type) is no tool's
-    if (m && Number(m[2]) >= 2) (diags[`${m[1]}:${Number(m[2]) - 2}`] ??= []).push(m[3]);
+    if (m && m[1] in TSC_FILES && Number(m[2]) >= 2) (diags[`${m[1]}:${Number(m[2]) - 2}`] ??= []).push(m[3]);
     else if (line.trim() && !/^\s/.test(line)) (diags["*"] ??= []).push(line);
   }
   if (r.status !== 0 && Object.keys(diags).length === 0)
     diags["*"] = [`tsc exited with ${r.status ?? r.signal}`, r.error?.message ?? ""];
   rmSync(dir, { recursive: true, force: true });
-  return { diags, status: r.status, files: Object.keys(files) };
+  return { diags, status: r.status };
 }
 
 // --- the checks -------------------------------------------------------------------
@@ -281,6 +300,20 @@ const ts = typecheck();
 ok(!ts.diags["*"], "tsc ran", "all", "typescript", (ts.diags["*"] ?? []).join("\n"));
 function tscResult(file, i) {
   return ts.diags[`${file}:${i}`];
+}
+// one result per catalog (and Responses variant): the whole list
+{
+  const errors = [];
+  for (const [file, [, type]] of Object.entries(TSC_FILES)) {
+    const diags = Object.entries(ts.diags).filter(([k]) => k.startsWith(`${file}:`)).flatMap(([, v]) => v);
+    const codes = {};
+    for (const d of diags) { const c = d.match(/TS\d+/)?.[0] ?? "?"; codes[c] = (codes[c] ?? 0) + 1; }
+    errors.push(`${file} ${diags.length}` + (diags.length ?
+      ` (${Object.entries(codes).map(([c, k]) => `${c} ${k}`).join(", ")})` : ""));
+    ok(!ts.diags["*"] && diags.length === 0, `the catalog is a ${type}[] as JSON (${file}, tsc --strict)`,
+      file.replace(/_responses$/, ""), "tsc catalog", `${diags.length} errors\n${diags.slice(0, 10).join("\n")}`);
+  }
+  console.log(`# tsc errors per catalog: ${errors.join(", ")}`);
 }
 
 for (const f of FORMATS) {
@@ -330,9 +363,13 @@ for (const f of FORMATS) {
       ok(isDeepStrictEqual(t.outputSchema, envelope), `${name}: outputSchema is test/envelope/response.schema.json`, f, "envelope");
       r = ListToolsResultSchema.safeParse({ tools: [t] });
       ok(r.success, `${name}: an MCP Tool (SDK ListToolsResultSchema)`, f, "mcp sdk", r.error?.message);
+      r = tscResult("mcp", i);
+      ok(!r, `${name}: an MCP Tool (@modelcontextprotocol/sdk types, tsc)`, f, "mcp tsc", r?.join("\n"));
       ok(t.annotations && typeof t.annotations.readOnlyHint === "boolean", `${name}: has annotations`, f, "mcp sdk");
     }
     if (f === "gemini") {
+      r = tscResult("gemini", i);
+      ok(!r, `${name}: a FunctionDeclaration (@google/genai types, tsc)`, f, "genai tsc", r?.join("\n"));
       r = geminiRules(t);
       ok(!r, `${name}: only the SDK's Schema fields; Gemini's rules`, f, "genai rules", r);
     }
