@@ -5,7 +5,9 @@
 //
 // Usage: node check.mjs DUMP    (DUMP: one "FORMAT<TAB>catalog" line each)
 //
-// What each check is (none calls a provider's API):
+// What each check is (none calls a provider's API; "with tsc": one
+// tsc --strict run for all, each catalog as the JSON form of the SDK's
+// type, one result per tool and one per catalog, see typecheck()):
 //   openai        ChatCompletionTool[] and Responses FunctionTool[] with
 //                 tsc (the openai package's types); every array has items
 //                 (the API's "array schema missing items"); ajv compiles it.
@@ -17,16 +19,19 @@
 //                 the supported keywords, nesting and size limits); tsc.
 //   anthropic     Anthropic.Tool[] with tsc; tool name pattern; ajv 2020
 //                 compiles input_schema.
-//   mcp           the MCP SDK's ListToolsResultSchema parses the list (zod);
+//   mcp           the MCP SDK's Tool[] with tsc (its types.js, the type
+//                 servers build); ListToolsResultSchema parses the list (zod);
 //                 ajv 2020-12 in strict mode compiles every inputSchema and
 //                 outputSchema; outputSchema is test/envelope's schema.
-//   gemini        @google/genai's request conversion (the SDK's own
+//   gemini        FunctionDeclaration[] with tsc (@google/genai's types:
+//                 upper-case Type values, int64 sizes as strings);
+//                 @google/genai's request conversion (the SDK's own
 //                 processJsonSchema, run by generateContent with fetch
-//                 replaced: no network) leaves the declarations unchanged
-//                 but for upper-case types, none TYPE_UNSPECIFIED; every key
-//                 is one of the SDK's Schema / FunctionDeclaration fields
-//                 (read from its genai.d.ts); Gemini's rules (no type lists,
-//                 no additionalProperties, OBJECT with properties).
+//                 replaced: no network) leaves the declarations unchanged,
+//                 none TYPE_UNSPECIFIED; every key is one of the SDK's
+//                 Schema / FunctionDeclaration fields (read from its
+//                 genai.d.ts); Gemini's rules (no type lists, no
+//                 additionalProperties, OBJECT with properties).
 //   every format  @langchain/core: tool() from the JSON Schema, then
 //                 convertToOpenAITool(), which must keep the schema.
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
@@ -187,7 +192,7 @@ function geminiRules(decl) {
     for (const k of Object.keys(s)) if (!SCHEMA_FIELDS.has(k)) bad.push(`${p}: Schema has no field ${k}`);
     if (Array.isArray(s.type)) bad.push(`${p}: a type list`);
     if (s.type && s.anyOf) bad.push(`${p}: type beside anyOf`);
-    if (s.type === "object" && !Object.keys(s.properties ?? {}).length) bad.push(`${p}: an object without properties`);
+    if (s.type === "OBJECT" && !Object.keys(s.properties ?? {}).length) bad.push(`${p}: an object without properties`);
   });
   return bad.length ? bad.join("\n") : undefined;
 }
@@ -213,15 +218,6 @@ async function geminiConverted(decls) {
     globalThis.fetch = realFetch;
   }
   return body?.tools?.[0]?.functionDeclarations;
-}
-// our declaration as the SDK would send it: types upper-case
-function upperTypes(x) {
-  if (Array.isArray(x)) return x.map(upperTypes);
-  if (x === null || typeof x !== "object") return x;
-  return Object.fromEntries(Object.entries(x).map(([k, v]) =>
-    [k, k === "type" && typeof v === "string" ? v.toUpperCase() :
-      k === "properties" ? Object.fromEntries(Object.entries(v).map(([p, s]) => [p, upperTypes(s)])) :
-      upperTypes(v)]));
 }
 
 // --- tsc: the packages' own TypeScript types ---------------------------------------
@@ -322,7 +318,8 @@ for (const f of FORMATS) {
     const name = toolName(f, t);
     const schema = schemaOf(f, t);
     let r;
-    ok(schema && schema.type === "object", `${name}: parameters are an object schema`, f, "shape");
+    // Gemini's Schema: the SDK's Type enum, upper case
+    ok(schema && schema.type === (f === "gemini" ? "OBJECT" : "object"), `${name}: parameters are an object schema`, f, "shape");
 
     if (f === "openai" || f === "openai_strict") {
       r = tscResult(f, i);
@@ -402,8 +399,8 @@ for (const f of FORMATS) {
     const c = converted?.[i];
     let unspecified = false;
     walk(c?.parameters ?? {}, (s) => { if (s.type === "TYPE_UNSPECIFIED") unspecified = true; });
-    ok(c && !unspecified && isDeepStrictEqual(c, upperTypes(t)),
-      `${t.name}: @google/genai's conversion changes nothing but the case of types`,
+    ok(c && !unspecified && isDeepStrictEqual(c, t),
+      `${t.name}: @google/genai's conversion changes nothing (already the API's spelling)`,
       "gemini", "genai sdk", c ? JSON.stringify(c).slice(0, 600) : "missing");
   });
 }
