@@ -237,27 +237,33 @@ export type Json<T> =
   T extends object ? { [K in keyof T]: Json<T[K]> } :
   T;
 `;
+// file: [import, the SDK's type, the catalog's format, its entries as sent];
+// the variants are the README's (Responses API; Gemini's parametersJsonSchema)
+const asJsonSchemaDeclarations = (anthropic) =>
+  anthropic.map(({ name, description, input_schema }) => ({ name, description, parametersJsonSchema: input_schema }));
 const TSC_FILES = {
   openai: ['import type { ChatCompletionTool } from "openai/resources/chat/completions";',
-    "ChatCompletionTool", (c) => c.openai],
+    "ChatCompletionTool", "openai", (c) => c.openai],
   openai_responses: ['import type { FunctionTool } from "openai/resources/responses/responses";',
-    "FunctionTool", (c) => c.openai.map((t) => ({ type: "function", ...t.function, strict: false }))],
+    "FunctionTool", "openai", (c) => c.openai.map((t) => ({ type: "function", ...t.function, strict: false }))],
   openai_strict: ['import type { ChatCompletionTool } from "openai/resources/chat/completions";',
-    "ChatCompletionTool", (c) => c.openai_strict],
+    "ChatCompletionTool", "openai_strict", (c) => c.openai_strict],
   openai_strict_responses: ['import type { FunctionTool } from "openai/resources/responses/responses";',
-    "FunctionTool", (c) => c.openai_strict.map((t) => ({ type: "function", ...t.function }))],
+    "FunctionTool", "openai_strict", (c) => c.openai_strict.map((t) => ({ type: "function", ...t.function }))],
   anthropic: ['import type { Tool } from "@anthropic-ai/sdk/resources/messages";',
-    "Tool", (c) => c.anthropic],
+    "Tool", "anthropic", (c) => c.anthropic],
   mcp: ['import type { Tool } from "@modelcontextprotocol/sdk/types.js";',
-    "Tool", (c) => c.mcp],
+    "Tool", "mcp", (c) => c.mcp],
   gemini: ['import type { FunctionDeclaration } from "@google/genai";',
-    "FunctionDeclaration", (c) => c.gemini],
+    "FunctionDeclaration", "gemini", (c) => c.gemini],
+  gemini_json_schema: ['import type { FunctionDeclaration } from "@google/genai";',
+    "FunctionDeclaration", "anthropic", (c) => asJsonSchemaDeclarations(c.anthropic)],
 };
 function typecheck() {
   // inside test/catalog: tsc finds node_modules as node does (package exports)
   const dir = mkdtempSync(join(here, ".tsc."));
   writeFileSync(join(dir, "json.ts"), JSON_TS);
-  for (const [name, [imp, type, tools]] of Object.entries(TSC_FILES)) {
+  for (const [name, [imp, type, , tools]] of Object.entries(TSC_FILES)) {
     const lines = [imp + ' import type { Json } from "./json.js";',
       ...tools(catalogs).map((t, i) => `export const t${i}: Json<${type}> = ${JSON.stringify(t)};`)];
     writeFileSync(join(dir, `${name}.ts`), lines.join("\n") + "\n");
@@ -300,14 +306,14 @@ function tscResult(file, i) {
 // one result per catalog (and Responses variant): the whole list
 {
   const errors = [];
-  for (const [file, [, type]] of Object.entries(TSC_FILES)) {
+  for (const [file, [, type, format]] of Object.entries(TSC_FILES)) {
     const diags = Object.entries(ts.diags).filter(([k]) => k.startsWith(`${file}:`)).flatMap(([, v]) => v);
     const codes = {};
     for (const d of diags) { const c = d.match(/TS\d+/)?.[0] ?? "?"; codes[c] = (codes[c] ?? 0) + 1; }
     errors.push(`${file} ${diags.length}` + (diags.length ?
       ` (${Object.entries(codes).map(([c, k]) => `${c} ${k}`).join(", ")})` : ""));
     ok(!ts.diags["*"] && diags.length === 0, `the catalog is a ${type}[] as JSON (${file}, tsc --strict)`,
-      file.replace(/_responses$/, ""), "tsc catalog", `${diags.length} errors\n${diags.slice(0, 10).join("\n")}`);
+      format, "tsc catalog", `${diags.length} errors\n${diags.slice(0, 10).join("\n")}`);
   }
   console.log(`# tsc errors per catalog: ${errors.join(", ")}`);
 }
@@ -403,6 +409,15 @@ for (const f of FORMATS) {
       `${t.name}: @google/genai's conversion changes nothing (already the API's spelling)`,
       "gemini", "genai sdk", c ? JSON.stringify(c).slice(0, 600) : "missing");
   });
+}
+
+// Gemini's parametersJsonSchema (the README's other way): the anthropic
+// catalog's input_schema, which the SDK sends as it is
+{
+  const decls = asJsonSchemaDeclarations(catalogs.anthropic);
+  const r = await geminiConverted(decls).then((c) => [isDeepStrictEqual(c, decls), JSON.stringify(c ?? null).slice(0, 600)],
+    (e) => [false, e.message]);
+  ok(r[0], "input_schema as parametersJsonSchema: @google/genai sends it unchanged", "anthropic", "genai sdk", r[1]);
 }
 
 // --- what the catalog costs a model ------------------------------------------------
