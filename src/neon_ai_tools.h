@@ -330,7 +330,7 @@ typedef struct ToolParam
 										 * indexes enum_values */
 	const char *examples_json;	/* JSON array text, or NULL */
 	int			items;			/* NAT_ITEMS_*: what an array holds */
-	const char *items_json;		/* or its items' schema, as JSON text */
+	int			items_type;		/* or the NAT_JSON_* type of its items */
 	/* an object of column values: also taken as [{column, value}, ...] */
 	bool		pairs;
 

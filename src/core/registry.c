@@ -160,8 +160,10 @@ typedef struct CatalogFormat
 	bool		strict;			/* OpenAI structured outputs: every property
 								 * required (null: absent), only the keywords
 								 * strict mode supports */
-	bool		openapi;		/* Gemini's OpenAPI subset: no
-								 * additionalProperties, no null type */
+	bool		openapi;		/* Gemini's Schema (OpenAPI subset): no
+								 * additionalProperties, no null type; its
+								 * Type enum's upper-case names, int64 sizes
+								 * as strings (@google/genai's types) */
 	bool		examples;		/* examples of each parameter */
 	bool		compact;		/* option compact: first sentences only, no
 								 * examples (set by nat_tool_catalog) */
@@ -182,7 +184,7 @@ static const CatalogFormat catalog_formats[] = {
 #define SCALAR_STRICT \
 	"{\"type\":[\"string\",\"number\",\"boolean\",\"null\"]}"
 #define SCALAR_OPENAPI \
-	"{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"number\"},{\"type\":\"boolean\"}],\"nullable\":true}"
+	"{\"anyOf\":[{\"type\":\"STRING\"},{\"type\":\"NUMBER\"},{\"type\":\"BOOLEAN\"}],\"nullable\":true}"
 
 /* any value: a scalar, an array of scalars, or (open formats) an object */
 #define VALUE_ANYOF \
@@ -191,25 +193,31 @@ static const CatalogFormat catalog_formats[] = {
 #define VALUE_STRICT \
 	"{\"anyOf\":[" SCALAR_STRICT ",{\"type\":\"array\",\"items\":" SCALAR_STRICT "}]}"
 #define VALUE_OPENAPI \
-	"{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"number\"},{\"type\":\"boolean\"}," \
-	"{\"type\":\"array\",\"items\":" SCALAR_OPENAPI "}],\"nullable\":true}"
+	"{\"anyOf\":[{\"type\":\"STRING\"},{\"type\":\"NUMBER\"},{\"type\":\"BOOLEAN\"}," \
+	"{\"type\":\"ARRAY\",\"items\":" SCALAR_OPENAPI "}],\"nullable\":true}"
 
 /* one column's value, where an object of column values cannot be declared */
 #define PAIR_STRICT \
 	"{\"type\":\"object\",\"properties\":{\"column\":{\"type\":\"string\"},\"value\":" VALUE_STRICT "}," \
 	"\"required\":[\"column\",\"value\"],\"additionalProperties\":false}"
 #define PAIR_OPENAPI \
-	"{\"type\":\"object\",\"properties\":{\"column\":{\"type\":\"string\"},\"value\":" VALUE_OPENAPI "}," \
+	"{\"type\":\"OBJECT\",\"properties\":{\"column\":{\"type\":\"STRING\"},\"value\":" VALUE_OPENAPI "}," \
 	"\"required\":[\"column\",\"value\"]}"
 
 /* a column name in a list: NAT_MAX_IDENTIFIER at most */
 #define COLUMN_ITEM "{\"type\":\"string\",\"minLength\":1,\"maxLength\":63}"
+#define COLUMN_ITEM_OPENAPI "{\"type\":\"STRING\",\"minLength\":\"1\",\"maxLength\":\"63\"}"
 
 /* a sort key */
-#define SORT_KEY_PROPERTIES(extra) \
+#define SORT_KEY \
 	"{\"type\":\"object\",\"properties\":{\"column\":" COLUMN_ITEM "," \
 	"\"direction\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"],\"default\":\"asc\"}," \
-	"\"nulls\":{\"type\":\"string\",\"enum\":[\"first\",\"last\"]}},\"required\":[\"column\"]" extra "}"
+	"\"nulls\":{\"type\":\"string\",\"enum\":[\"first\",\"last\"]}},\"required\":[\"column\"]," \
+	"\"additionalProperties\":false}"
+#define SORT_KEY_OPENAPI \
+	"{\"type\":\"OBJECT\",\"properties\":{\"column\":" COLUMN_ITEM_OPENAPI "," \
+	"\"direction\":{\"type\":\"STRING\",\"enum\":[\"asc\",\"desc\"],\"default\":\"asc\"}," \
+	"\"nulls\":{\"type\":\"STRING\",\"enum\":[\"first\",\"last\"]}},\"required\":[\"column\"]}"
 #define SORT_KEY_STRICT \
 	"{\"type\":\"object\",\"properties\":{\"column\":{\"type\":\"string\"}," \
 	"\"direction\":{\"type\":[\"string\",\"null\"],\"enum\":[\"asc\",\"desc\",null]}," \
@@ -228,18 +236,18 @@ items_schema(int items, const CatalogFormat *fmt)
 	switch (items)
 	{
 		case NAT_ITEMS_COLUMN:
-			return fmt->strict ? "{\"type\":\"string\"}" : COLUMN_ITEM;
+			return fmt->strict ? "{\"type\":\"string\"}" :
+				fmt->openapi ? COLUMN_ITEM_OPENAPI : COLUMN_ITEM;
 		case NAT_ITEMS_SORT_KEY:
 			if (fmt->strict)
 				return SORT_KEY_STRICT;
-			return fmt->openapi ? SORT_KEY_PROPERTIES("") :
-				SORT_KEY_PROPERTIES(",\"additionalProperties\":false");
+			return fmt->openapi ? SORT_KEY_OPENAPI : SORT_KEY;
 		case NAT_ITEMS_ROW:
 			/* a row of column values: an open object, or a list of pairs */
 			if (fmt->strict)
 				return "{\"type\":\"array\",\"items\":" PAIR_STRICT "}";
 			if (fmt->openapi)
-				return "{\"type\":\"array\",\"items\":" PAIR_OPENAPI "}";
+				return "{\"type\":\"ARRAY\",\"items\":" PAIR_OPENAPI "}";
 			return "{\"type\":\"object\",\"maxProperties\":" CppAsString2(NAT_MAX_SET_COLUMNS) "}";
 		case NAT_ITEMS_VALUE:
 			return fmt->strict ? VALUE_STRICT : fmt->openapi ? VALUE_OPENAPI : VALUE_ANYOF;
@@ -257,26 +265,41 @@ append_json_key(StringInfo buf, const char *key, bool *first)
 	appendStringInfoChar(buf, ':');
 }
 
+/*
+ * A size keyword (maxLength, maxItems, ...): a number, or in Gemini's
+ * Schema a string (int64 in the API's JSON, string in the SDK's types).
+ */
+static void
+append_size_keyword(StringInfo buf, const char *key, int64 value,
+					const CatalogFormat *fmt, bool *first)
+{
+	append_json_key(buf, key, first);
+	appendStringInfo(buf, fmt->openapi ? "\"" INT64_FORMAT "\"" : INT64_FORMAT, value);
+}
+
+/* each JSON type's name, and its name in Gemini's Type enum */
 static const struct
 {
 	int			bit;
 	const char *name;
+	const char *openapi_name;
 }			type_names[] = {
-	{NAT_JSON_ARRAY, "array"},
-	{NAT_JSON_BOOLEAN, "boolean"},
-	{NAT_JSON_INTEGER, "integer"},
-	{NAT_JSON_NUMBER, "number"},
-	{NAT_JSON_OBJECT, "object"},
-	{NAT_JSON_STRING, "string"},
-	{PAIRS_SHAPE, "array"},
+	{NAT_JSON_ARRAY, "array", "ARRAY"},
+	{NAT_JSON_BOOLEAN, "boolean", "BOOLEAN"},
+	{NAT_JSON_INTEGER, "integer", "INTEGER"},
+	{NAT_JSON_NUMBER, "number", "NUMBER"},
+	{NAT_JSON_OBJECT, "object", "OBJECT"},
+	{NAT_JSON_STRING, "string", "STRING"},
+	{PAIRS_SHAPE, "array", "ARRAY"},
 };
 
 /*
  * "type": "string", or "type": ["object", "string"], with "null" added for
- * a nullable strict parameter.
+ * a nullable strict parameter; "type": "STRING" in Gemini's Schema.
  */
 static void
-append_schema_type(StringInfo buf, int types, bool nullable)
+append_schema_type(StringInfo buf, int types, bool nullable,
+				   const CatalogFormat *fmt)
 {
 	int			n = 0;
 	int			i;
@@ -293,7 +316,8 @@ append_schema_type(StringInfo buf, int types, bool nullable)
 		{
 			if (n++ > 0)
 				appendStringInfoChar(buf, ',');
-			escape_json(buf, type_names[i].name);
+			escape_json(buf, fmt->openapi ? type_names[i].openapi_name :
+						type_names[i].name);
 		}
 	}
 	if (nullable)
@@ -356,8 +380,7 @@ append_type_keywords(StringInfo buf, const ToolParam *param, int types,
 	/* strict mode supports no string length keywords */
 	if ((types & NAT_JSON_STRING) && param->max_length > 0 && !fmt->strict)
 	{
-		append_json_key(buf, "maxLength", first);
-		appendStringInfo(buf, "%d", param->max_length);
+		append_size_keyword(buf, "maxLength", param->max_length, fmt, first);
 	}
 	if ((types & NAT_JSON_ARRAY) &&
 		(param->max_items > 0 || param->max_items_setting))
@@ -368,13 +391,14 @@ append_type_keywords(StringInfo buf, const ToolParam *param, int types,
 		if (param->max_items_setting &&
 			(max_items == 0 || *param->max_items_setting < max_items))
 			max_items = *param->max_items_setting;
-		append_json_key(buf, "maxItems", first);
-		appendStringInfo(buf, "%d", max_items);
+		append_size_keyword(buf, "maxItems", max_items, fmt, first);
 	}
-	if ((types & NAT_JSON_ARRAY) && param->items_json)
+	if ((types & NAT_JSON_ARRAY) && param->items_type)
 	{
 		append_json_key(buf, "items", first);
-		appendStringInfoString(buf, param->items_json);
+		appendStringInfoString(buf, "{\"type\":");
+		append_schema_type(buf, param->items_type, false, fmt);
+		appendStringInfoChar(buf, '}');
 	}
 	else if ((types & NAT_JSON_ARRAY) && param->items != NAT_ITEMS_NONE)
 	{
@@ -383,13 +407,11 @@ append_type_keywords(StringInfo buf, const ToolParam *param, int types,
 	}
 	if ((types & NAT_JSON_OBJECT) && param->max_properties > 0)
 	{
-		append_json_key(buf, "maxProperties", first);
-		appendStringInfo(buf, "%d", param->max_properties);
+		append_size_keyword(buf, "maxProperties", param->max_properties, fmt, first);
 	}
 	if (types & PAIRS_SHAPE)
 	{
-		append_json_key(buf, "maxItems", first);
-		appendStringInfo(buf, "%d", param->max_properties);
+		append_size_keyword(buf, "maxItems", param->max_properties, fmt, first);
 		append_json_key(buf, "items", first);
 		appendStringInfoString(buf, fmt->strict ? PAIR_STRICT : PAIR_OPENAPI);
 	}
@@ -479,7 +501,7 @@ append_param_schema(StringInfo buf, const ToolParam *param, const CatalogFormat 
 	if (n == 1 || fmt->type_lists)
 	{
 		append_json_key(buf, "type", &first);
-		append_schema_type(buf, types, nullable);
+		append_schema_type(buf, types, nullable, fmt);
 		append_type_keywords(buf, param, types, fmt, nullable, &first);
 	}
 	else
@@ -498,7 +520,7 @@ append_param_schema(StringInfo buf, const ToolParam *param, const CatalogFormat 
 				appendStringInfoChar(buf, ',');
 			appendStringInfoChar(buf, '{');
 			append_json_key(buf, "type", &bfirst);
-			append_schema_type(buf, type_names[i].bit, false);
+			append_schema_type(buf, type_names[i].bit, false, fmt);
 			append_type_keywords(buf, param, type_names[i].bit, fmt, false, &bfirst);
 			appendStringInfoChar(buf, '}');
 		}
@@ -528,7 +550,8 @@ append_parameters_schema(StringInfo buf, const ToolDef *tool, const CatalogForma
 	int			i;
 	int			nrequired = 0;
 
-	appendStringInfoString(buf, "{\"type\":\"object\",\"properties\":{");
+	appendStringInfo(buf, "{\"type\":\"%s\",\"properties\":{",
+					 fmt->openapi ? "OBJECT" : "object");
 	for (i = 0; i < tool->nparams; i++)
 	{
 		if (i > 0)

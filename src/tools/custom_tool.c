@@ -99,10 +99,10 @@ member_json(JsonbContainer *obj, const char *key)
 }
 
 /*
- * The NAT_JSON_* mask of the stored json_types names.
+ * The NAT_JSON_* bit of a JSON type's name; 0 for another name.
  */
 static int
-json_types_mask(JsonbContainer *obj)
+json_type_bit(const char *name, int len)
 {
 	static const struct
 	{
@@ -113,6 +113,19 @@ json_types_mask(JsonbContainer *obj)
 		{"number", NAT_JSON_NUMBER}, {"boolean", NAT_JSON_BOOLEAN},
 		{"object", NAT_JSON_OBJECT}, {"array", NAT_JSON_ARRAY},
 	};
+
+	for (int j = 0; j < lengthof(names); j++)
+		if (strlen(names[j].name) == len && memcmp(names[j].name, name, len) == 0)
+			return names[j].bit;
+	return 0;
+}
+
+/*
+ * The NAT_JSON_* mask of the stored json_types names.
+ */
+static int
+json_types_mask(JsonbContainer *obj)
+{
 	JsonbValue *types = member(obj, "json_types");
 	int			mask = 0;
 
@@ -122,11 +135,8 @@ json_types_mask(JsonbContainer *obj)
 	{
 		JsonbValue *t = getIthJsonbValueFromContainer(types->val.binary.data, i);
 
-		for (int j = 0; j < lengthof(names); j++)
-			if (t->type == jbvString &&
-				strlen(names[j].name) == t->val.string.len &&
-				memcmp(names[j].name, t->val.string.val, t->val.string.len) == 0)
-				mask |= names[j].bit;
+		if (t->type == jbvString)
+			mask |= json_type_bit(t->val.string.val, t->val.string.len);
 	}
 	return mask ? mask : NAT_JSON_STRING;
 }
@@ -188,7 +198,7 @@ param_from_spec(ToolParam *param, JsonbContainer *spec, int index,
 
 		param->items = NAT_ITEMS_VALUE;
 		if (items)
-			param->items_json = psprintf("{\"type\":\"%s\"}", items);
+			param->items_type = json_type_bit(items, strlen(items));
 	}
 
 	/*

@@ -5,7 +5,9 @@
 //
 // Usage: node check.mjs DUMP    (DUMP: one "FORMAT<TAB>catalog" line each)
 //
-// What each check is (none calls a provider's API):
+// What each check is (none calls a provider's API; "with tsc": one
+// tsc --strict run for all, each catalog as the JSON form of the SDK's
+// type, one result per tool and one per catalog, see typecheck()):
 //   openai        ChatCompletionTool[] and Responses FunctionTool[] with
 //                 tsc (the openai package's types); every array has items
 //                 (the API's "array schema missing items"); ajv compiles it.
@@ -17,21 +19,23 @@
 //                 the supported keywords, nesting and size limits); tsc.
 //   anthropic     Anthropic.Tool[] with tsc; tool name pattern; ajv 2020
 //                 compiles input_schema.
-//   mcp           the MCP SDK's ListToolsResultSchema parses the list (zod);
+//   mcp           the MCP SDK's Tool[] with tsc (its types.js, the type
+//                 servers build); ListToolsResultSchema parses the list (zod);
 //                 ajv 2020-12 in strict mode compiles every inputSchema and
 //                 outputSchema; outputSchema is test/envelope's schema.
-//   gemini        @google/genai's request conversion (the SDK's own
+//   gemini        FunctionDeclaration[] with tsc (@google/genai's types:
+//                 upper-case Type values, int64 sizes as strings);
+//                 @google/genai's request conversion (the SDK's own
 //                 processJsonSchema, run by generateContent with fetch
-//                 replaced: no network) leaves the declarations unchanged
-//                 but for upper-case types, none TYPE_UNSPECIFIED; every key
-//                 is one of the SDK's Schema / FunctionDeclaration fields
-//                 (read from its genai.d.ts); Gemini's rules (no type lists,
-//                 no additionalProperties, OBJECT with properties).
+//                 replaced: no network) leaves the declarations unchanged,
+//                 none TYPE_UNSPECIFIED; every key is one of the SDK's
+//                 Schema / FunctionDeclaration fields (read from its
+//                 genai.d.ts); Gemini's rules (no type lists, no
+//                 additionalProperties, OBJECT with properties).
 //   every format  @langchain/core: tool() from the JSON Schema, then
 //                 convertToOpenAITool(), which must keep the schema.
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { spawnSync } from "node:child_process";
@@ -188,7 +192,7 @@ function geminiRules(decl) {
     for (const k of Object.keys(s)) if (!SCHEMA_FIELDS.has(k)) bad.push(`${p}: Schema has no field ${k}`);
     if (Array.isArray(s.type)) bad.push(`${p}: a type list`);
     if (s.type && s.anyOf) bad.push(`${p}: type beside anyOf`);
-    if (s.type === "object" && !Object.keys(s.properties ?? {}).length) bad.push(`${p}: an object without properties`);
+    if (s.type === "OBJECT" && !Object.keys(s.properties ?? {}).length) bad.push(`${p}: an object without properties`);
   });
   return bad.length ? bad.join("\n") : undefined;
 }
@@ -215,42 +219,59 @@ async function geminiConverted(decls) {
   }
   return body?.tools?.[0]?.functionDeclarations;
 }
-// our declaration as the SDK would send it: types upper-case
-function upperTypes(x) {
-  if (Array.isArray(x)) return x.map(upperTypes);
-  if (x === null || typeof x !== "object") return x;
-  return Object.fromEntries(Object.entries(x).map(([k, v]) =>
-    [k, k === "type" && typeof v === "string" ? v.toUpperCase() :
-      k === "properties" ? Object.fromEntries(Object.entries(v).map(([p, s]) => [p, upperTypes(s)])) :
-      upperTypes(v)]));
-}
 
 // --- tsc: the packages' own TypeScript types ---------------------------------------
-// One file per format, one constant per tool on its own line: a diagnostic's
-// line names the tool.
+// Each format's catalog, as the JSON it is, against its SDK's type: one file
+// per variant, one constant per tool on its own line (a diagnostic's line
+// names the tool), each an object literal, so that tsc's excess-property
+// check refuses a keyword the type lacks.  The type is Json<T>, what
+// JSON.parse gives for a value of the SDK's type T: the same object shapes,
+// with a string enum's members written as their values (JSON holds no TS
+// enum: the SDK sends Type.OBJECT as "OBJECT"), so "object" is refused
+// where the SDK's Type is upper case, and 5 where it declares a string.
+const JSON_TS = `// the JSON form of an SDK type T (see check.mjs)
+export type Json<T> =
+  T extends string ? \`\${T}\` :
+  T extends number | boolean | null | undefined ? T :
+  T extends readonly (infer U)[] ? Json<U>[] :
+  T extends object ? { [K in keyof T]: Json<T[K]> } :
+  T;
+`;
+// file: [import, the SDK's type, the catalog's format, its entries as sent];
+// the variants are the README's (Responses API; Gemini's parametersJsonSchema)
+const asJsonSchemaDeclarations = (anthropic) =>
+  anthropic.map(({ name, description, input_schema }) => ({ name, description, parametersJsonSchema: input_schema }));
+const TSC_FILES = {
+  openai: ['import type { ChatCompletionTool } from "openai/resources/chat/completions";',
+    "ChatCompletionTool", "openai", (c) => c.openai],
+  openai_responses: ['import type { FunctionTool } from "openai/resources/responses/responses";',
+    "FunctionTool", "openai", (c) => c.openai.map((t) => ({ type: "function", ...t.function, strict: false }))],
+  openai_strict: ['import type { ChatCompletionTool } from "openai/resources/chat/completions";',
+    "ChatCompletionTool", "openai_strict", (c) => c.openai_strict],
+  openai_strict_responses: ['import type { FunctionTool } from "openai/resources/responses/responses";',
+    "FunctionTool", "openai_strict", (c) => c.openai_strict.map((t) => ({ type: "function", ...t.function }))],
+  anthropic: ['import type { Tool } from "@anthropic-ai/sdk/resources/messages";',
+    "Tool", "anthropic", (c) => c.anthropic],
+  mcp: ['import type { Tool } from "@modelcontextprotocol/sdk/types.js";',
+    "Tool", "mcp", (c) => c.mcp],
+  gemini: ['import type { FunctionDeclaration } from "@google/genai";',
+    "FunctionDeclaration", "gemini", (c) => c.gemini],
+  gemini_json_schema: ['import type { FunctionDeclaration } from "@google/genai";',
+    "FunctionDeclaration", "anthropic", (c) => asJsonSchemaDeclarations(c.anthropic)],
+};
 function typecheck() {
-  const dir = mkdtempSync(join(tmpdir(), "nat_catalog_tsc."));
-  const files = {
-    openai: ['import type { ChatCompletionTool } from "openai/resources/chat/completions";',
-      "ChatCompletionTool", catalogs.openai],
-    openai_responses: ['import type { FunctionTool } from "openai/resources/responses/responses";',
-      "FunctionTool", catalogs.openai.map((t) => ({ type: "function", ...t.function, strict: false }))],
-    openai_strict: ['import type { ChatCompletionTool } from "openai/resources/chat/completions";',
-      "ChatCompletionTool", catalogs.openai_strict],
-    openai_strict_responses: ['import type { FunctionTool } from "openai/resources/responses/responses";',
-      "FunctionTool", catalogs.openai_strict.map((t) => ({ type: "function", ...t.function }))],
-    anthropic: ['import type { Tool } from "@anthropic-ai/sdk/resources/messages";',
-      "Tool", catalogs.anthropic],
-  };
-  for (const [name, [imp, type, tools]] of Object.entries(files)) {
-    const lines = [imp, ...tools.map((t, i) => `export const t${i}: ${type} = ${JSON.stringify(t)};`)];
+  // inside test/catalog: tsc finds node_modules as node does (package exports)
+  const dir = mkdtempSync(join(here, ".tsc."));
+  writeFileSync(join(dir, "json.ts"), JSON_TS);
+  for (const [name, [imp, type, , tools]] of Object.entries(TSC_FILES)) {
+    const lines = [imp + ' import type { Json } from "./json.js";',
+      ...tools(catalogs).map((t, i) => `export const t${i}: Json<${type}> = ${JSON.stringify(t)};`)];
     writeFileSync(join(dir, `${name}.ts`), lines.join("\n") + "\n");
   }
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({
     compilerOptions: { strict: true, noEmit: true, skipLibCheck: true, module: "nodenext",
-      moduleResolution: "nodenext", target: "es2022", typeRoots: [], types: [],
-      baseUrl: ".", paths: { "*": [join(here, "node_modules/*")] } },
-    include: Object.keys(files).map((f) => `${f}.ts`),
+      moduleResolution: "nodenext", target: "es2022", typeRoots: [], types: [] },
+    include: ["json.ts", ...Object.keys(TSC_FILES).map((f) => `${f}.ts`)],
   }));
   const r = spawnSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "."],
     { encoding: "utf8", cwd: dir });
@@ -258,13 +279,13 @@ function typecheck() {
   for (const line of (r.stdout + r.stderr).split("\n")) {
     const m = line.match(/^(\w+)\.ts\((\d+),\d+\): (.*)$/);
     // line 1 is the import: a diagnostic there (a missing type) is no tool's
-    if (m && Number(m[2]) >= 2) (diags[`${m[1]}:${Number(m[2]) - 2}`] ??= []).push(m[3]);
+    if (m && m[1] in TSC_FILES && Number(m[2]) >= 2) (diags[`${m[1]}:${Number(m[2]) - 2}`] ??= []).push(m[3]);
     else if (line.trim() && !/^\s/.test(line)) (diags["*"] ??= []).push(line);
   }
   if (r.status !== 0 && Object.keys(diags).length === 0)
     diags["*"] = [`tsc exited with ${r.status ?? r.signal}`, r.error?.message ?? ""];
   rmSync(dir, { recursive: true, force: true });
-  return { diags, status: r.status, files: Object.keys(files) };
+  return { diags, status: r.status };
 }
 
 // --- the checks -------------------------------------------------------------------
@@ -282,6 +303,20 @@ ok(!ts.diags["*"], "tsc ran", "all", "typescript", (ts.diags["*"] ?? []).join("\
 function tscResult(file, i) {
   return ts.diags[`${file}:${i}`];
 }
+// one result per catalog (and Responses variant): the whole list
+{
+  const errors = [];
+  for (const [file, [, type, format]] of Object.entries(TSC_FILES)) {
+    const diags = Object.entries(ts.diags).filter(([k]) => k.startsWith(`${file}:`)).flatMap(([, v]) => v);
+    const codes = {};
+    for (const d of diags) { const c = d.match(/TS\d+/)?.[0] ?? "?"; codes[c] = (codes[c] ?? 0) + 1; }
+    errors.push(`${file} ${diags.length}` + (diags.length ?
+      ` (${Object.entries(codes).map(([c, k]) => `${c} ${k}`).join(", ")})` : ""));
+    ok(!ts.diags["*"] && diags.length === 0, `the catalog is a ${type}[] as JSON (${file}, tsc --strict)`,
+      format, "tsc catalog", `${diags.length} errors\n${diags.slice(0, 10).join("\n")}`);
+  }
+  console.log(`# tsc errors per catalog: ${errors.join(", ")}`);
+}
 
 for (const f of FORMATS) {
   const tools = catalogs[f];
@@ -289,7 +324,8 @@ for (const f of FORMATS) {
     const name = toolName(f, t);
     const schema = schemaOf(f, t);
     let r;
-    ok(schema && schema.type === "object", `${name}: parameters are an object schema`, f, "shape");
+    // Gemini's Schema: the SDK's Type enum, upper case
+    ok(schema && schema.type === (f === "gemini" ? "OBJECT" : "object"), `${name}: parameters are an object schema`, f, "shape");
 
     if (f === "openai" || f === "openai_strict") {
       r = tscResult(f, i);
@@ -330,9 +366,13 @@ for (const f of FORMATS) {
       ok(isDeepStrictEqual(t.outputSchema, envelope), `${name}: outputSchema is test/envelope/response.schema.json`, f, "envelope");
       r = ListToolsResultSchema.safeParse({ tools: [t] });
       ok(r.success, `${name}: an MCP Tool (SDK ListToolsResultSchema)`, f, "mcp sdk", r.error?.message);
+      r = tscResult("mcp", i);
+      ok(!r, `${name}: an MCP Tool (@modelcontextprotocol/sdk types, tsc)`, f, "mcp tsc", r?.join("\n"));
       ok(t.annotations && typeof t.annotations.readOnlyHint === "boolean", `${name}: has annotations`, f, "mcp sdk");
     }
     if (f === "gemini") {
+      r = tscResult("gemini", i);
+      ok(!r, `${name}: a FunctionDeclaration (@google/genai types, tsc)`, f, "genai tsc", r?.join("\n"));
       r = geminiRules(t);
       ok(!r, `${name}: only the SDK's Schema fields; Gemini's rules`, f, "genai rules", r);
     }
@@ -365,10 +405,19 @@ for (const f of FORMATS) {
     const c = converted?.[i];
     let unspecified = false;
     walk(c?.parameters ?? {}, (s) => { if (s.type === "TYPE_UNSPECIFIED") unspecified = true; });
-    ok(c && !unspecified && isDeepStrictEqual(c, upperTypes(t)),
-      `${t.name}: @google/genai's conversion changes nothing but the case of types`,
+    ok(c && !unspecified && isDeepStrictEqual(c, t),
+      `${t.name}: @google/genai's conversion changes nothing (already the API's spelling)`,
       "gemini", "genai sdk", c ? JSON.stringify(c).slice(0, 600) : "missing");
   });
+}
+
+// Gemini's parametersJsonSchema (the README's other way): the anthropic
+// catalog's input_schema, which the SDK sends as it is
+{
+  const decls = asJsonSchemaDeclarations(catalogs.anthropic);
+  const r = await geminiConverted(decls).then((c) => [isDeepStrictEqual(c, decls), JSON.stringify(c ?? null).slice(0, 600)],
+    (e) => [false, e.message]);
+  ok(r[0], "input_schema as parametersJsonSchema: @google/genai sends it unchanged", "anthropic", "genai sdk", r[1]);
 }
 
 // --- what the catalog costs a model ------------------------------------------------

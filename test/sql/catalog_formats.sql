@@ -28,11 +28,12 @@ SELECT (SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys(t->'function') k) 
        t->'function'->'strict' AS strict
 FROM jsonb_array_elements(ai_tool_list('openai_strict')) t LIMIT 1;
 
--- every array declares its items (OpenAI refuses one without)
+-- every array declares its items (OpenAI refuses one without; gemini
+-- spells it ARRAY)
 SELECT f AS format, count(*) AS arrays_without_items
 FROM unnest(ARRAY['native', 'openai', 'openai_strict', 'anthropic', 'mcp', 'gemini']) f,
      jsonb_path_query(ai_tool_list(f), 'lax $.**') s
-WHERE jsonb_typeof(s) = 'object' AND (s->'type' = '"array"' OR s->'type' @> '"array"')
+WHERE jsonb_typeof(s) = 'object' AND (s->'type' IN ('"array"', '"ARRAY"') OR s->'type' @> '"array"')
   AND NOT s ? 'items' AND NOT (s ? 'prefixItems' OR s ? 'contains')
 GROUP BY f ORDER BY f;
 
@@ -70,8 +71,18 @@ SELECT k AS keyword, found('gemini', k) AS found
 FROM unnest(ARRAY['additionalProperties', 'examples', '"$schema"', 'nullable']) k;
 SELECT count(*) AS type_lists_or_null
 FROM jsonb_path_query(ai_tool_list('gemini'), 'lax $.**.type') ty
-WHERE jsonb_typeof(ty) = 'array' OR ty = '"null"';
+WHERE jsonb_typeof(ty) = 'array' OR ty IN ('"null"', '"NULL"');
 SELECT params('gemini', 'select_query')->'properties'->'limit' AS limit_schema;
+-- in @google/genai's spelling (its Schema type, which test/catalog checks
+-- with tsc): the names of its Type enum, sizes (int64 in the API) as strings
+SELECT ty #>> '{}' AS type, count(*) AS n
+FROM jsonb_path_query(ai_tool_list('gemini'), 'lax $.**.type') ty
+GROUP BY 1 ORDER BY 1;
+SELECT k AS keyword, count(v) AS found, count(v) FILTER (WHERE jsonb_typeof(v) = 'string') AS strings
+FROM unnest(ARRAY['maxLength', 'minLength', 'maxItems', 'minItems', 'maxProperties']) k
+     LEFT JOIN LATERAL jsonb_path_query(ai_tool_list('gemini'), ('lax $.**.' || k)::jsonpath) v ON true
+GROUP BY k ORDER BY k;
+SELECT params('gemini', 'select_query')->'properties'->'table' AS table_schema;
 
 -- mcp: no type lists (ajv strict), outputSchema the envelope schema, the
 -- same for every tool
