@@ -864,20 +864,13 @@ decode_header_value(const char *value)
 }
 
 /*
- * One line per request.
+ * One line per request (log.c).
  */
 void
 http_log_request(const char *method, const McpContext *ctx, const char *role,
 			int status, double start)
 {
-	mcp_log(MCP_LOG_NOTICE,
-			"request method=%s tool=%s role=%s status=%d outcome=%s duration_ms=%.1f",
-			method, ctx != NULL && ctx->tool[0] ? ctx->tool : "-",
-			role != NULL ? role : "-", status,
-			status >= 400 && (ctx == NULL || ctx->outcome == NULL ||
-							  strcmp(ctx->outcome, "ok") == 0) ? "refused"
-			: ctx != NULL && ctx->outcome != NULL ? ctx->outcome : "ok",
-			mcp_now_ms() - start);
+	mcp_log_request(MCP_LOG_NOTICE, method, ctx, role, status, start);
 }
 
 static int

@@ -342,7 +342,7 @@ process_message(McpContext *ctx, json_object *message, const char *text,
 
 	if (!has_id)
 	{
-		snprintf(ctx->method, sizeof(ctx->method), "%s", json_object_get_string(method));
+		mcp_log_copy_name(ctx->method, sizeof(ctx->method), json_object_get_string(method));
 		mcp_handle_notification(ctx, json_object_get_string(method), params);
 		return NULL;
 	}

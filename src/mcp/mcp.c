@@ -125,7 +125,10 @@ mcp_dispatch(McpContext *ctx, const char *method, json_object *id,
 	size_t		i;
 
 	mcp_log(MCP_LOG_DEBUG, "request %s", method);
-	snprintf(ctx->method, sizeof(ctx->method), "%s", method);
+	mcp_log_copy_name(ctx->method, sizeof(ctx->method), method);
+	if (id != NULL)
+		mcp_log_copy_name(ctx->request_id, sizeof(ctx->request_id),
+						  json_object_get_string(id));
 	response = mcp_resolve_revision(ctx, method, id, params);
 	if (response != NULL)
 		return response;
@@ -136,7 +139,10 @@ mcp_dispatch(McpContext *ctx, const char *method, json_object *id,
 		if (params != NULL && !json_object_is_type(params, json_type_object))
 			return invalid_params(id, "Invalid params: params must be an object");
 		set_progress_token(ctx, params);
+		/* what is logged while it runs names the request */
+		mcp_log_bind(ctx);
 		response = methods[i].handler(ctx, id, &req);
+		mcp_log_bind(NULL);
 		mcp_decorate_result(ctx, response);
 		return response;
 	}
@@ -454,7 +460,7 @@ handle_tools_call(McpContext *ctx, json_object *id, const McpRequest *req)
 	mcp_log(MCP_LOG_DEBUG, "calling tool %s", values[0]);
 
 	start = mcp_now_ms();
-	snprintf(ctx->tool, sizeof(ctx->tool), "%s", values[0]);
+	mcp_log_copy_name(ctx->tool, sizeof(ctx->tool), values[0]);
 	key = mcp_id_key(id);
 	ctx->inflight = mcp_inflight_begin(ctx->scope, key);
 	free(key);
@@ -471,6 +477,7 @@ handle_tools_call(McpContext *ctx, json_object *id, const McpRequest *req)
 		envelope = verbatim_json(json_object_new_object(), db.values[0]);
 		if (strcmp(db.values[1], "t") != 0)
 			ctx->outcome = "tool_error";
+		ctx->bytes = strlen(db.values[0]);
 		response = jsonrpc_result(id, tool_result(ctx, db.values[0], envelope,
 												  strcmp(db.values[1], "t") != 0));
 	}
@@ -484,6 +491,7 @@ handle_tools_call(McpContext *ctx, json_object *id, const McpRequest *req)
 														 JSON_C_TO_STRING_PLAIN |
 														 JSON_C_TO_STRING_NOSLASHESCAPE));
 
+		ctx->bytes = strlen(text);
 		response = jsonrpc_result(id, tool_result(ctx, text, envelope, true));
 		free(text);
 	}

@@ -67,6 +67,7 @@
 #define MCP_EXIT_OK			0	/* end of input, --help, --version */
 #define MCP_EXIT_USAGE		1	/* bad option or unusable connection string */
 #define MCP_EXIT_FATAL		2	/* stdin or stdout failed; out of memory */
+#define MCP_EXIT_CONFIG		2	/* the configuration file cannot be used */
 
 /* JSON-RPC 2.0 error codes */
 #define JSONRPC_PARSE_ERROR			(-32700)
@@ -85,8 +86,17 @@ typedef enum McpLogLevel
 	MCP_LOG_DEBUG
 } McpLogLevel;
 
+typedef enum McpLogFormat
+{
+	MCP_LOG_TEXT,				/* "neon-ai-tools-mcp: warning: ..." */
+	MCP_LOG_JSON				/* one JSON object a line */
+} McpLogFormat;
+
 extern void mcp_log_set_verbosity(int verbosity);
+extern bool mcp_log_format_parse(const char *name, McpLogFormat *format);
+extern void mcp_log_set_format(McpLogFormat format);
 extern void mcp_log(McpLogLevel level, const char *fmt,...) MCP_PRINTF(2, 3);
+extern void mcp_log_copy_name(char *dst, size_t size, const char *src);
 
 /* in mask.c */
 extern void mcp_mask_add_secret(const char *secret);
@@ -243,12 +253,20 @@ struct McpContext
 	McpInflight *inflight;		/* the request being answered, or NULL */
 	char		method[40];		/* for the request log line */
 	char		tool[72];		/* tools/call's tool, for the log line */
+	char		request_id[41]; /* the JSON-RPC id, for the log line */
 	const char *outcome;		/* "ok", or an error category */
+	size_t		bytes;			/* tools/call: the size of the tool's answer */
 	int			http_status;	/* 0, or a status the transport must send */
 	bool		list_changed;	/* send notifications/tools/list_changed */
 };
 
 extern void mcp_context_init(McpContext *ctx, McpSession *session);
+
+/* in log.c: lines about a request */
+extern void mcp_log_bind(const McpContext *ctx);
+extern void mcp_log_request(McpLogLevel level, const char *method,
+							const McpContext *ctx, const char *role,
+							int status, double start);
 
 /* in calls.c */
 extern McpInflight *mcp_inflight_begin(const char *scope, const char *id_text);

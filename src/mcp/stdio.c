@@ -105,6 +105,7 @@ mcp_serve_stdio(void)
 		QueuedLine *line = next_line();
 		McpContext	ctx;
 		json_object *response = NULL;
+		double		start;
 
 		if (line == NULL)
 			break;				/* a signal */
@@ -120,6 +121,7 @@ mcp_serve_stdio(void)
 			free(line);
 			break;
 		}
+		start = mcp_now_ms();
 		mcp_context_init(&ctx, &session);
 		ctx.progress = write_progress;
 		ctx.input_fd = STDIN_FILENO;
@@ -130,6 +132,9 @@ mcp_serve_stdio(void)
 			response = jsonrpc_process_line(&ctx, line->text, line->len);
 		free(line->text);
 		free(line);
+		/* -v: a line per message, as --http writes one per request */
+		mcp_log_request(MCP_LOG_INFO, ctx.method[0] ? ctx.method : "-", &ctx,
+						NULL, 0, start);
 		if (response != NULL)
 		{
 			bool		ok = mcp_write_message(response);
