@@ -224,6 +224,32 @@ mcp_conninfo_forget(void)
 }
 
 /*
+ * Does conninfo carry a password (password=, or a URI's user:password@)?
+ * A configuration file must not (options.c): it names a password file.
+ * What libpq cannot parse carries none here; mcp_conninfo_configure says
+ * what is wrong with it.
+ */
+bool
+mcp_conninfo_has_password(const char *conninfo)
+{
+	PQconninfoOption *options;
+	PQconninfoOption *opt;
+	bool		found = false;
+
+	if (!is_connection_string(conninfo))
+		return false;
+	options = PQconninfoParse(conninfo, NULL);
+	if (options == NULL)
+		return false;
+	for (opt = options; opt->keyword != NULL; opt++)
+		if (strcmp(opt->keyword, "password") == 0 && opt->val != NULL &&
+			opt->val[0] != '\0')
+			found = true;
+	PQconninfoFree(options);
+	return found;
+}
+
+/*
  * libpq's own test (recognized_connection_string): a URI or something with
  * an "=" in it; anything else is a database name.
  */

@@ -117,6 +117,68 @@ static void log_mhd(void *cls, const char *fmt, va_list ap) MCP_PRINTF(2, 0);
 static bool bind_address(const char *address, int port,
 						 struct sockaddr_storage *addr, bool *loopback);
 static char *read_file(const char *path);
+static bool check_settings(const McpHttpSettings *s,
+						   struct sockaddr_storage *addr, bool *loopback);
+static bool readable(const char *path);
+
+/*
+ * Can these settings be served (also --check-config)?  The address
+ * resolves; one that is not loopback has tokens, and TLS or
+ * --allow-insecure-http; the certificate and key go together.  Nothing is
+ * bound; the reasons are logged.
+ */
+bool
+mcp_http_check_settings(const McpHttpSettings *s)
+{
+	struct sockaddr_storage addr;
+	bool		loopback;
+
+	return check_settings(s, &addr, &loopback);
+}
+
+static bool
+check_settings(const McpHttpSettings *s, struct sockaddr_storage *addr,
+			   bool *loopback)
+{
+	if (!bind_address(s->address, s->port, addr, loopback))
+		return false;
+	if (!*loopback && !mcp_auth_enabled())
+	{
+		mcp_log(MCP_LOG_ERROR, "refusing to listen on %s without authentication "
+				"(--auth-tokens, --jwt-secret-file or --jwt-public-key)", s->address);
+		return false;
+	}
+	if (!*loopback && s->tls_cert_file == NULL && !s->allow_insecure)
+	{
+		mcp_log(MCP_LOG_ERROR, "refusing to listen on %s without TLS "
+				"(--tls-cert and --tls-key, or --allow-insecure-http)", s->address);
+		return false;
+	}
+	if ((s->tls_cert_file == NULL) != (s->tls_key_file == NULL))
+	{
+		mcp_log(MCP_LOG_ERROR, "--tls-cert and --tls-key go together");
+		return false;
+	}
+	if (s->tls_cert_file != NULL &&
+		(!readable(s->tls_cert_file) || !readable(s->tls_key_file)))
+		return false;
+	return true;
+}
+
+/* can path be opened for reading?  If not, say why */
+static bool
+readable(const char *path)
+{
+	FILE	   *f = fopen(path, "r");
+
+	if (f == NULL)
+	{
+		mcp_log(MCP_LOG_ERROR, "could not open \"%s\": %s", path, strerror(errno));
+		return false;
+	}
+	fclose(f);
+	return true;
+}
 
 /*
  * Serve until SIGTERM or SIGINT.  Returns the exit code.
@@ -136,25 +198,8 @@ mcp_serve_http(const McpHttpSettings *s)
 	int			waited;
 
 	settings = s;
-	if (!bind_address(s->address, s->port, &addr, &loopback))
+	if (!check_settings(s, &addr, &loopback))
 		return MCP_EXIT_USAGE;
-	if (!loopback && !mcp_auth_enabled())
-	{
-		mcp_log(MCP_LOG_ERROR, "refusing to listen on %s without authentication "
-				"(--auth-tokens, --jwt-secret-file or --jwt-public-key)", s->address);
-		return MCP_EXIT_USAGE;
-	}
-	if (!loopback && s->tls_cert_file == NULL && !s->allow_insecure)
-	{
-		mcp_log(MCP_LOG_ERROR, "refusing to listen on %s without TLS "
-				"(--tls-cert and --tls-key, or --allow-insecure-http)", s->address);
-		return MCP_EXIT_USAGE;
-	}
-	if ((s->tls_cert_file == NULL) != (s->tls_key_file == NULL))
-	{
-		mcp_log(MCP_LOG_ERROR, "--tls-cert and --tls-key go together");
-		return MCP_EXIT_USAGE;
-	}
 	if (s->tls_cert_file != NULL)
 	{
 		cert = read_file(s->tls_cert_file);

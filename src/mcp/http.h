@@ -52,6 +52,7 @@ extern void mcp_role_check_forget(void);
 extern int	mcp_role_check_tokens(void);
 
 extern int	mcp_serve_http(const McpHttpSettings *settings);
+extern bool mcp_http_check_settings(const McpHttpSettings *settings);
 
 /* in http_session.c */
 extern void http_session_configure(int per_owner);

@@ -16,97 +16,26 @@
  *
  *-------------------------------------------------------------------------
  */
-#include <errno.h>
-#include <getopt.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "auth.h"
-#include "http.h"
-#include "neon_ai_tools_mcp.h"
+#include "options.h"
 
-/* HTTP defaults (see --help) */
-#define DEFAULT_HTTP_POOL_SIZE 4
-#define DEFAULT_MAX_CONNECTIONS 256
-#define DEFAULT_MAX_PER_ADDRESS 64
-#define DEFAULT_REQUEST_TIMEOUT_SECS 10
-#define DEFAULT_IDLE_TIMEOUT_SECS 60
-#define DEFAULT_SESSIONS_PER_TOKEN 64
-#define DEFAULT_SHUTDOWN_GRACE_MS 10000
 #define POOL_WAIT_MS 30000
 #define REQUESTS_PER_CONNECTION 4	/* default --max-requests per pooled one */
-#define MAX_ORIGINS 32
-#define MAX_HOSTS 32
-/* the text block's form when --text-block is not given */
-#define TEXT_BLOCK_ENV "NEON_AI_TOOLS_MCP_TEXT_BLOCK"
 
-/* long options without a short form */
-enum
-{
-	OPT_SHOW_CONNINFO = 1,
-	OPT_HELP,
-	OPT_HTTP,
-	OPT_POOL_SIZE,
-	OPT_ALLOW_ORIGIN,
-	OPT_TLS_CERT,
-	OPT_TLS_KEY,
-	OPT_ALLOW_INSECURE,
-	OPT_MAX_CONNECTIONS,
-	OPT_MAX_BODY,
-	OPT_MAX_REQUESTS,
-	OPT_AUTH_TOKENS,
-	OPT_JWT_SECRET,
-	OPT_JWT_KEY,
-	OPT_JWT_CLAIM,
-	OPT_JWT_AUDIENCE,
-	OPT_JWT_ISSUER,
-	OPT_AUTH_SERVER,
-	OPT_RESOURCE_URL,
-	OPT_ALLOWED_HOST,
-	OPT_MAX_PER_ADDRESS,
-	OPT_REQUEST_TIMEOUT,
-	OPT_IDLE_TIMEOUT,
-	OPT_MAX_REQUESTS_PER_TOKEN,
-	OPT_MAX_SESSIONS_PER_TOKEN,
-	OPT_MAX_BATCH_MEMBERS,
-	OPT_MAX_BATCH_BYTES,
-	OPT_TEXT_BLOCK
-};
-
-static void help(void);
-static void version(void);
 static void cleanup(void);
-/* what the command line asks for */
-typedef struct Options
-{
-	McpHttpSettings http;
-	McpAuthSettings auth;
-	bool		serve_http;		/* --http */
-	int			pool_size;
-	int			verbosity;
-	bool		show_conninfo;
-	const char *conninfo;
-	int			max_batch_members;
-	int			max_batch_bytes;
-	McpTextBlock text_block;	/* --text-block */
-} Options;
-
-static void parse_options(int argc, char **argv, Options *o);
-static bool parse_limit_option(int c, Options *o);
-static void parse_text_block(const char *value, const char *origin,
-							 Options *o);
-static int	serve_stdio(Options *o);
-static int	serve_http(Options *o);
-static bool parse_listen(const char *arg, McpHttpSettings *http);
-static int	positive(const char *option, const char *arg);
-MCP_NORETURN static void usage_error(void);
+static bool check_stdio(McpOptions *o);
+static int	configure_http(McpOptions *o);
+static int	check_config(McpOptions *o);
+static int	serve_stdio(McpOptions *o);
+static int	serve_http(McpOptions *o);
 
 int
 main(int argc, char **argv)
 {
-	Options		o;
+	McpOptions	o;
 	char	   *errmsg = NULL;
 	int			status;
 	int			i;
@@ -116,17 +45,18 @@ main(int argc, char **argv)
 	{
 		if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0)
 		{
-			help();
+			mcp_help();
 			exit(MCP_EXIT_OK);
 		}
 		if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)
 		{
-			version();
+			mcp_version();
 			exit(MCP_EXIT_OK);
 		}
 	}
-	parse_options(argc, argv, &o);
+	mcp_options_parse(argc, argv, &o);
 	mcp_log_set_verbosity(o.verbosity);
+	mcp_log_set_format(o.log_format);
 
 	/* keep our copy, then hide the password from ps */
 	if (!mcp_conninfo_configure(o.conninfo, &errmsg))
@@ -139,6 +69,12 @@ main(int argc, char **argv)
 	for (i = 1; i < argc; i++)
 		mcp_mask_in_place(argv[i]);
 
+	if (o.check_config)
+	{
+		status = check_config(&o);
+		cleanup();
+		exit(status);
+	}
 	if (o.show_conninfo)
 	{
 		mcp_conninfo_show(stdout);
@@ -157,231 +93,52 @@ main(int argc, char **argv)
 }
 
 /*
- * The command line, into *o; a usage error exits.
+ * --check-config: the command line, the file and what startup checks of
+ * them together (token files and keys read, the address resolved), without
+ * connecting or listening.
  */
-static void
-parse_options(int argc, char **argv, Options *o)
+static int
+check_config(McpOptions *o)
 {
-	static const struct option long_options[] = {
-		{"help", no_argument, NULL, OPT_HELP},
-		{"show-conninfo", no_argument, NULL, OPT_SHOW_CONNINFO},
-		{"verbose", no_argument, NULL, 'v'},
-		{"version", no_argument, NULL, 'V'},
-		{"http", required_argument, NULL, OPT_HTTP},
-		{"pool-size", required_argument, NULL, OPT_POOL_SIZE},
-		{"allow-origin", required_argument, NULL, OPT_ALLOW_ORIGIN},
-		{"tls-cert", required_argument, NULL, OPT_TLS_CERT},
-		{"tls-key", required_argument, NULL, OPT_TLS_KEY},
-		{"allow-insecure-http", no_argument, NULL, OPT_ALLOW_INSECURE},
-		{"max-connections", required_argument, NULL, OPT_MAX_CONNECTIONS},
-		{"max-body", required_argument, NULL, OPT_MAX_BODY},
-		{"max-requests", required_argument, NULL, OPT_MAX_REQUESTS},
-		{"auth-tokens", required_argument, NULL, OPT_AUTH_TOKENS},
-		{"jwt-secret-file", required_argument, NULL, OPT_JWT_SECRET},
-		{"jwt-public-key", required_argument, NULL, OPT_JWT_KEY},
-		{"jwt-role-claim", required_argument, NULL, OPT_JWT_CLAIM},
-		{"jwt-audience", required_argument, NULL, OPT_JWT_AUDIENCE},
-		{"jwt-issuer", required_argument, NULL, OPT_JWT_ISSUER},
-		{"authorization-server", required_argument, NULL, OPT_AUTH_SERVER},
-		{"resource-url", required_argument, NULL, OPT_RESOURCE_URL},
-		{"allowed-host", required_argument, NULL, OPT_ALLOWED_HOST},
-		{"max-connections-per-address", required_argument, NULL, OPT_MAX_PER_ADDRESS},
-		{"request-timeout", required_argument, NULL, OPT_REQUEST_TIMEOUT},
-		{"idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT},
-		{"max-requests-per-token", required_argument, NULL, OPT_MAX_REQUESTS_PER_TOKEN},
-		{"max-sessions-per-token", required_argument, NULL, OPT_MAX_SESSIONS_PER_TOKEN},
-		{"max-batch-members", required_argument, NULL, OPT_MAX_BATCH_MEMBERS},
-		{"max-batch-bytes", required_argument, NULL, OPT_MAX_BATCH_BYTES},
-		{"text-block", required_argument, NULL, OPT_TEXT_BLOCK},
-		{NULL, 0, NULL, 0}
-	};
-	static const char *origins[MAX_ORIGINS];
-	int			c;
+	int			status;
 
-	memset(o, 0, sizeof(*o));
-	o->http.address = "127.0.0.1";
-	o->http.allowed_origins = origins;
-	o->http.max_connections = DEFAULT_MAX_CONNECTIONS;
-	o->http.max_body_bytes = MCP_MAX_MESSAGE_BYTES;
-	o->http.shutdown_grace_ms = DEFAULT_SHUTDOWN_GRACE_MS;
-	o->http.max_connections_per_address = DEFAULT_MAX_PER_ADDRESS;
-	o->http.request_timeout_secs = DEFAULT_REQUEST_TIMEOUT_SECS;
-	o->http.idle_timeout_secs = DEFAULT_IDLE_TIMEOUT_SECS;
-	o->http.max_sessions_per_token = DEFAULT_SESSIONS_PER_TOKEN;
-	o->max_batch_members = MCP_DEFAULT_BATCH_MEMBERS;
-	o->max_batch_bytes = MCP_DEFAULT_BATCH_BYTES;
-	o->auth.jwt_leeway_seconds = -1;
-	o->text_block = MCP_TEXT_JSON;
-	if (getenv(TEXT_BLOCK_ENV) != NULL && getenv(TEXT_BLOCK_ENV)[0] != '\0')
-		parse_text_block(getenv(TEXT_BLOCK_ENV), TEXT_BLOCK_ENV, o);
-	while ((c = getopt_long(argc, argv, "vV", long_options, NULL)) != -1)
+	if (!o->serve_http && !check_stdio(o))
+		return MCP_EXIT_USAGE;
+	if (o->serve_http)
 	{
-		switch (c)
-		{
-			case 'v':
-				o->verbosity++;
-				break;
-			case 'V':
-				version();
-				exit(MCP_EXIT_OK);
-			case OPT_SHOW_CONNINFO:
-				o->show_conninfo = true;
-				break;
-			case OPT_HELP:
-				help();
-				exit(MCP_EXIT_OK);
-			case OPT_HTTP:
-				if (!parse_listen(optarg, &o->http))
-					usage_error();
-				o->serve_http = true;
-				break;
-			case OPT_POOL_SIZE:
-				o->pool_size = positive("--pool-size", optarg);
-				break;
-			case OPT_ALLOW_ORIGIN:
-				if (o->http.n_allowed_origins == MAX_ORIGINS)
-				{
-					mcp_log(MCP_LOG_ERROR, "at most %d --allow-origin options", MAX_ORIGINS);
-					usage_error();
-				}
-				origins[o->http.n_allowed_origins++] = optarg;
-				break;
-			case OPT_TLS_CERT:
-				o->http.tls_cert_file = optarg;
-				break;
-			case OPT_TLS_KEY:
-				o->http.tls_key_file = optarg;
-				break;
-			case OPT_ALLOW_INSECURE:
-				o->http.allow_insecure = true;
-				break;
-			case OPT_MAX_CONNECTIONS:
-				o->http.max_connections = positive("--max-connections", optarg);
-				break;
-			case OPT_MAX_REQUESTS:
-				o->http.max_requests = positive("--max-requests", optarg);
-				break;
-			case OPT_MAX_BODY:
-				o->http.max_body_bytes = (size_t) positive("--max-body", optarg);
-				break;
-			case OPT_AUTH_TOKENS:
-				o->auth.tokens_file = optarg;
-				break;
-			case OPT_JWT_SECRET:
-				o->auth.jwt_secret_file = optarg;
-				break;
-			case OPT_JWT_KEY:
-				o->auth.jwt_key_file = optarg;
-				break;
-			case OPT_JWT_CLAIM:
-				o->auth.jwt_role_claim = optarg;
-				break;
-			case OPT_JWT_AUDIENCE:
-				o->auth.jwt_audience = optarg;
-				break;
-			case OPT_JWT_ISSUER:
-				o->auth.jwt_issuer = optarg;
-				break;
-			case OPT_AUTH_SERVER:
-				o->auth.authorization_server = optarg;
-				break;
-			case OPT_RESOURCE_URL:
-				o->auth.resource = optarg;
-				o->http.resource_url = optarg;
-				break;
-			default:
-				/* the limits; else getopt_long has said what is wrong */
-				if (!parse_limit_option(c, o))
-					usage_error();
-		}
+		if ((status = configure_http(o)) != MCP_EXIT_OK)
+			return status;
+		if (!mcp_http_check_settings(&o->http))
+			return MCP_EXIT_USAGE;
 	}
-	if (optind < argc)
-		o->conninfo = argv[optind++];
-	if (optind < argc)
-	{
-		mcp_mask_add_conninfo_secrets(o->conninfo);
-		mcp_log(MCP_LOG_ERROR, "too many command-line arguments (first is \"%s\")",
-				argv[optind]);
-		usage_error();
-	}
+	printf("configuration OK\n");
+	return MCP_EXIT_OK;
 }
 
 /*
- * The HTTP server's limits and allowed hosts, and --text-block; false for
- * an unknown option.
+ * Options stdio cannot use.
  */
 static bool
-parse_limit_option(int c, Options *o)
+check_stdio(McpOptions *o)
 {
-	static const char *hosts[MAX_HOSTS];
-
-	o->http.allowed_hosts = hosts;
-	switch (c)
+	if (o->auth.tokens_file || o->auth.jwt_secret_file || o->auth.jwt_key_file)
 	{
-		case OPT_ALLOWED_HOST:
-			if (o->http.n_allowed_hosts == MAX_HOSTS)
-			{
-				mcp_log(MCP_LOG_ERROR, "at most %d --allowed-host options", MAX_HOSTS);
-				usage_error();
-			}
-			hosts[o->http.n_allowed_hosts++] = optarg;
-			break;
-		case OPT_MAX_PER_ADDRESS:
-			o->http.max_connections_per_address =
-				positive("--max-connections-per-address", optarg);
-			break;
-		case OPT_REQUEST_TIMEOUT:
-			o->http.request_timeout_secs = positive("--request-timeout", optarg);
-			break;
-		case OPT_IDLE_TIMEOUT:
-			o->http.idle_timeout_secs = positive("--idle-timeout", optarg);
-			break;
-		case OPT_MAX_REQUESTS_PER_TOKEN:
-			o->http.max_requests_per_token = positive("--max-requests-per-token", optarg);
-			break;
-		case OPT_MAX_SESSIONS_PER_TOKEN:
-			o->http.max_sessions_per_token = positive("--max-sessions-per-token", optarg);
-			break;
-		case OPT_MAX_BATCH_MEMBERS:
-			o->max_batch_members = positive("--max-batch-members", optarg);
-			break;
-		case OPT_MAX_BATCH_BYTES:
-			o->max_batch_bytes = positive("--max-batch-bytes", optarg);
-			break;
-		case OPT_TEXT_BLOCK:
-			parse_text_block(optarg, "--text-block", o);
-			break;
-		default:
-			return false;
+		mcp_log(MCP_LOG_ERROR, "bearer tokens are for --http; over stdio the connection string's role is used");
+		return false;
 	}
 	return true;
-}
-
-/*
- * --text-block or its environment variable (origin names which), into o;
- * a usage error for an unknown form.
- */
-static void
-parse_text_block(const char *value, const char *origin, Options *o)
-{
-	if (!mcp_text_block_parse(value, &o->text_block))
-	{
-		mcp_log(MCP_LOG_ERROR, "invalid value \"%s\" for %s: json, compact or summary is required",
-				value, origin);
-		usage_error();
-	}
 }
 
 /*
  * MCP over stdio: one session, one connection.
  */
 static int
-serve_stdio(Options *o)
+serve_stdio(McpOptions *o)
 {
-	if (o->auth.tokens_file || o->auth.jwt_secret_file || o->auth.jwt_key_file)
+	if (!check_stdio(o))
 	{
-		mcp_log(MCP_LOG_ERROR, "bearer tokens are for --http; over stdio the connection string's role is used");
-		usage_error();
+		cleanup();
+		mcp_options_usage_error();
 	}
 	mcp_pool_configure(1, POOL_WAIT_MS);
 	mcp_log(MCP_LOG_INFO, "%s %s ready (MCP over stdio)", MCP_PROGNAME, MCP_VERSION);
@@ -389,10 +146,11 @@ serve_stdio(Options *o)
 }
 
 /*
- * MCP over HTTP: tokens, the pool, the listener.
+ * The HTTP settings that depend on each other, and the tokens; 0, or the
+ * exit code.
  */
 static int
-serve_http(Options *o)
+configure_http(McpOptions *o)
 {
 	char	   *errmsg = NULL;
 
@@ -404,7 +162,6 @@ serve_http(Options *o)
 	}
 	if (o->pool_size <= 0)
 		o->pool_size = DEFAULT_HTTP_POOL_SIZE;
-	mcp_pool_configure(o->pool_size, POOL_WAIT_MS);
 	if (o->http.max_requests <= 0)
 		o->http.max_requests = o->pool_size * REQUESTS_PER_CONNECTION;
 	/*
@@ -421,73 +178,21 @@ serve_http(Options *o)
 	if (o->http.max_connections_per_address > o->http.max_connections)
 		o->http.max_connections_per_address = o->http.max_connections;
 	o->http.auth_settings = &o->auth;
-	return mcp_serve_http(&o->http);
+	return MCP_EXIT_OK;
 }
 
 /*
- * --http [ADDR:]PORT; an IPv6 address goes in brackets: [::1]:8080.
- */
-static bool
-parse_listen(const char *arg, McpHttpSettings *http)
-{
-	static char address[256];
-	const char *colon = strrchr(arg, ':');
-	const char *port = arg;
-
-	if (colon != NULL)
-	{
-		size_t		len = (size_t) (colon - arg);
-
-		if (arg[0] == '[' && len >= 2 && arg[len - 1] == ']')
-		{
-			arg++;
-			len -= 2;
-		}
-		if (len == 0 || len >= sizeof(address))
-		{
-			mcp_log(MCP_LOG_ERROR, "invalid --http address \"%s\"", arg);
-			return false;
-		}
-		memcpy(address, arg, len);
-		address[len] = '\0';
-		http->address = address;
-		port = colon + 1;
-	}
-	http->port = positive("--http port", port);
-	if (http->port > 65535)
-	{
-		mcp_log(MCP_LOG_ERROR, "invalid --http port \"%s\"", port);
-		return false;
-	}
-	return true;
-}
-
-/*
- * A positive integer option, or a usage error.
+ * MCP over HTTP: tokens, the pool, the listener.
  */
 static int
-positive(const char *option, const char *arg)
+serve_http(McpOptions *o)
 {
-	char	   *end;
-	long		value;
+	int			status = configure_http(o);
 
-	errno = 0;
-	value = strtol(arg, &end, 10);
-	if (errno != 0 || end == arg || *end != '\0' || value <= 0 || value > INT_MAX)
-	{
-		mcp_log(MCP_LOG_ERROR, "invalid value \"%s\" for %s: a positive integer is required",
-				arg, option);
-		usage_error();
-	}
-	return (int) value;
-}
-
-MCP_NORETURN static void
-usage_error(void)
-{
-	fprintf(stderr, "Try \"%s --help\" for more information.\n", MCP_PROGNAME);
-	cleanup();
-	exit(MCP_EXIT_USAGE);
+	if (status != MCP_EXIT_OK)
+		return status;
+	mcp_pool_configure(o->pool_size, POOL_WAIT_MS);
+	return mcp_serve_http(&o->http);
 }
 
 /*
@@ -501,13 +206,14 @@ cleanup(void)
 	mcp_inflight_forget();
 	mcp_conninfo_forget();
 	mcp_mask_forget();
+	mcp_options_forget();
 }
 
 /*
  * --version
  */
-static void
-version(void)
+void
+mcp_version(void)
 {
 	printf("%s (neon_ai_tools) %s\n", MCP_PROGNAME, MCP_VERSION);
 }
@@ -515,8 +221,8 @@ version(void)
 /*
  * --help, on stdout.  The examples carry no password.
  */
-static void
-help(void)
+void
+mcp_help(void)
 {
 	printf("%s serves the tools of the neon_ai_tools PostgreSQL extension\n"
 		   "to MCP clients (Model Context Protocol): over stdio by default (JSON-RPC\n"

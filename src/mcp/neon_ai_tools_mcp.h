@@ -193,6 +193,7 @@ extern void mcp_conninfo_params(const char *const **keywords,
 								const char *const **values);
 extern void mcp_conninfo_show(FILE *out);
 extern void mcp_conninfo_forget(void);
+extern bool mcp_conninfo_has_password(const char *conninfo);
 
 /*
  * One MCP session: what initialize negotiated.  stdio has exactly one; over
