@@ -238,8 +238,17 @@ mcp_help(void)
 		   "connect_timeout is 10 seconds.  The database's schema search path must\n"
 		   "reach the extension's functions.\n\n");
 	printf("Options:\n");
+	printf("      --config FILE      read options from FILE: \"key = value\" lines, the keys\n"
+		   "                         being the long options' names (listen, database,\n"
+		   "                         pool-size, ...); the command line overrides it\n");
+	printf("      --check-config     check the options and the file as startup does,\n"
+		   "                         print \"configuration OK\" and exit, without connecting\n");
+	printf("      --database CONNINFO  the same as CONNINFO\n");
 	printf("      --show-conninfo    print the connection parameters (passwords masked)\n"
 		   "                         and exit, without connecting\n");
+	printf("      --log-format FORMAT  text (the default) or json (one JSON object a\n"
+		   "                         line: time, level, request id, session, role, tool,\n"
+		   "                         outcome, duration_ms, bytes)\n");
 	printf("      --text-block FORM  what a tool result's text block holds beside\n"
 		   "                         structuredContent: json (the whole answer),\n"
 		   "                         compact (the same JSON without whitespace or\n"
@@ -253,7 +262,8 @@ mcp_help(void)
 	printf("HTTP options:\n");
 	printf("      --http [ADDR:]PORT serve MCP over Streamable HTTP at\n"
 		   "                         http(s)://ADDR:PORT/mcp (ADDR defaults to\n"
-		   "                         127.0.0.1; an IPv6 address in brackets)\n");
+		   "                         127.0.0.1; an IPv6 address in brackets);\n"
+		   "                         --listen is the same\n");
 	printf("      --pool-size N      database connections shared by requests (default %d)\n",
 		   DEFAULT_HTTP_POOL_SIZE);
 	printf("      --max-connections N  HTTP connections at once (default %d)\n",
@@ -310,6 +320,7 @@ mcp_help(void)
 	printf("  PGPASSWORD=... %s \"postgresql://agent@db.example.com/app\"\n", MCP_PROGNAME);
 	printf("  %s --http 8080 --auth-tokens /etc/neon-ai-tools/tokens \\\n"
 		   "      \"dbname=app user=authenticator\"\n", MCP_PROGNAME);
+	printf("  %s --config /etc/neon-ai-tools-mcp/neon-ai-tools-mcp.conf\n", MCP_PROGNAME);
 	printf("  Keep passwords off the command line: PGPASSWORD, ~/.pgpass or a service\n"
 		   "  file.  Passwords and tokens are masked in every message and log line.\n\n");
 	printf("Exit status:\n");
@@ -319,7 +330,8 @@ mcp_help(void)
 		   "     or an HTTP address, certificate or token file that cannot be used\n",
 		   MCP_EXIT_USAGE);
 	printf("  %d  standard input or output failed (the client went away), or out of\n"
-		   "     memory\n", MCP_EXIT_FATAL);
+		   "     memory; or the configuration file cannot be used (one line names its\n"
+		   "     file, line and key)\n", MCP_EXIT_FATAL);
 	printf("  An unreachable database does not end the program: tools/list and tools/call\n"
 		   "  then answer with connection_error or authentication_error.\n");
 }

@@ -108,6 +108,7 @@ static json_object *tool_result(const McpContext *ctx, const char *text,
 static json_object *server_capabilities(const McpContext *ctx);
 static void add_caching_hints(const McpContext *ctx, json_object *result);
 static void note_outcome(McpContext *ctx, const McpDbResult *db);
+static void note_tool_error(McpContext *ctx, const char *envelope);
 static void set_progress_token(McpContext *ctx, json_object *params);
 
 /*
@@ -476,7 +477,7 @@ handle_tools_call(McpContext *ctx, json_object *id, const McpRequest *req)
 	{
 		envelope = verbatim_json(json_object_new_object(), db.values[0]);
 		if (strcmp(db.values[1], "t") != 0)
-			ctx->outcome = "tool_error";
+			note_tool_error(ctx, db.values[0]);
 		ctx->bytes = strlen(db.values[0]);
 		response = jsonrpc_result(id, tool_result(ctx, db.values[0], envelope,
 												  strcmp(db.values[1], "t") != 0));
@@ -514,6 +515,29 @@ note_outcome(McpContext *ctx, const McpDbResult *db)
 		ctx->http_status = 401;
 	else if (db->status == MCP_DB_BUSY)
 		ctx->http_status = 503;
+}
+
+/*
+ * The tool answered with success false: the outcome is its envelope's
+ * errorType (a category, never a value), else "tool_error".
+ */
+static void
+note_tool_error(McpContext *ctx, const char *envelope)
+{
+	const char *type;
+	size_t		len;
+
+	ctx->outcome = "tool_error";
+	if (mcp_json_member(envelope, strlen(envelope), "errorType", &type, &len) &&
+		len >= 2 && type[0] == '"' && len - 2 < sizeof(ctx->category))
+	{
+		char		raw[sizeof(ctx->category)];
+
+		memcpy(raw, type + 1, len - 2);
+		raw[len - 2] = '\0';
+		mcp_log_copy_name(ctx->category, sizeof(ctx->category), raw);
+		ctx->outcome = ctx->category;
+	}
 }
 
 /*

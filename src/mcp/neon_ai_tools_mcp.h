@@ -256,6 +256,7 @@ struct McpContext
 	char		tool[72];		/* tools/call's tool, for the log line */
 	char		request_id[41]; /* the JSON-RPC id, for the log line */
 	const char *outcome;		/* "ok", or an error category */
+	char		category[40];	/* a tool's errorType, for outcome */
 	size_t		bytes;			/* tools/call: the size of the tool's answer */
 	int			http_status;	/* 0, or a status the transport must send */
 	bool		list_changed;	/* send notifications/tools/list_changed */
