@@ -581,7 +581,13 @@ set_verbose(McpOptions *o, const OptionDef *def, const char *value, bool in_file
 	bool		on;
 
 	if (value == NULL)
+	{
+		/* the command line's -v count replaces the file's level */
+		if (!o->verbose_from_cli)
+			o->verbosity = 0;
+		o->verbose_from_cli = true;
 		o->verbosity++;
+	}
 	else if (strcmp(value, "2") == 0)
 		o->verbosity = 2;
 	else if (parse_bool(value, &on))

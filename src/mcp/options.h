@@ -48,6 +48,7 @@ typedef struct McpOptions
 	const char *hosts[MAX_HOSTS];
 	bool		origins_from_cli;	/* the command line's replace the file's */
 	bool		hosts_from_cli;
+	bool		verbose_from_cli;
 } McpOptions;
 
 /* in main.c */
