@@ -27,6 +27,8 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
+use lib abs_path(dirname(__FILE__) . '/../perl');
+use NatNode qw(nat_node);
 use lib abs_path(dirname(__FILE__) . '/../mcp/http');
 use McpHttp;
 
@@ -195,8 +197,7 @@ like($err, qr/invalid value "0" for --pool-size/, '... naming the option');
 
 # --- a server: the command line overrides the file; JSON logs ------------------------------
 
-my $node = PostgreSQL::Test::Cluster->new('config');
-$node->init(extra => [ '--encoding=UTF8', '--locale=C.UTF-8' ]);
+my $node = nat_node('config');
 $node->start;
 $node->safe_psql(
 	'postgres', q{
