@@ -28,6 +28,7 @@
 
 #include <limits.h>
 
+#include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
@@ -103,8 +104,10 @@ define_tool_run_settings(void)
 
 /*
  * The statistics in shared memory (tool_stats.c).  stats_max sizes the
- * shared memory, so it is read at server start only; track_stats is
- * PGC_SUSET: the counts are the administrator's, not the caller's to skip.
+ * shared memory, so it is read at server start only, and exists only when
+ * the library is preloaded (PostgreSQL refuses a PGC_POSTMASTER setting
+ * defined later, as for pg_stat_statements.max); track_stats is PGC_SUSET:
+ * the counts are the administrator's, not the caller's to skip.
  */
 static void
 define_stats_settings(void)
@@ -118,6 +121,8 @@ define_stats_settings(void)
 							 0,
 							 NULL, NULL, NULL);
 
+	if (!process_shared_preload_libraries_in_progress)
+		return;
 	DefineCustomIntVariable("neon_ai_tools.stats_max",
 							"Maximum number of (role, database, tool) entries ai_tool_stats() keeps.",
 							"Calls of further combinations are counted in one row, tool \"(other)\".",
