@@ -15,8 +15,10 @@ SELECT attname, format_type(atttypid, atttypmod)
 FROM pg_attribute WHERE attrelid = 'ai_tool_stats'::regclass AND attnum > 0
 ORDER BY attnum;
 
--- the settings: track_stats is the administrator's; stats_max, read at
--- server start, exists only when the library is preloaded
+-- the settings (the library loaded first: the extension may already exist)
+-- track_stats is the administrator's; stats_max, read at server start,
+-- exists only when the library is preloaded
+LOAD 'neon_ai_tools';
 SELECT name, setting, context, vartype FROM pg_settings
 WHERE name LIKE 'neon_ai_tools.%stats%'
 ORDER BY name;
