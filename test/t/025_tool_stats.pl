@@ -18,13 +18,17 @@
 use strict;
 use warnings;
 
+use Cwd qw(abs_path);
+use File::Basename qw(dirname);
 use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('stats');
-$node->init;
+use lib abs_path(dirname(__FILE__) . '/../perl');
+use NatNode qw(nat_node);
+
+my $node = nat_node('stats');
 $node->append_conf('postgresql.conf',
 	"shared_preload_libraries = 'neon_ai_tools'\nneon_ai_tools.stats_max = 10\nmax_connections = 30\n");
 $node->start;
