@@ -159,3 +159,40 @@ CREATE TABLE ai_tool_confirmation_used (
 REVOKE ALL ON ai_tool_confirmation_used FROM PUBLIC;
 COMMENT ON TABLE ai_tool_confirmation_used IS
 'nonces of the confirmation tokens already used, until they expire; written by neon_ai_tools only';
+
+-- ai_tool_stats (issue 34)
+-- Per-tool statistics (README, "Statistics"): calls, errors by errorType,
+-- rows, answer bytes and time per role, database and tool, kept in shared
+-- memory when neon_ai_tools is in shared_preload_libraries (an error
+-- otherwise).  Everyone may call ai_tool_stats(): it shows other roles'
+-- rows only to members of pg_read_all_stats (superusers included), as
+-- pg_stat_statements does.  Resetting the counts, which are the whole
+-- server's, is for superusers and the roles they grant EXECUTE to.
+CREATE FUNCTION ai_tool_stats(
+    OUT userid oid, OUT rolname name, OUT dbid oid, OUT datname name,
+    OUT tool text, OUT calls int8, OUT errors int8,
+    OUT errors_by_type jsonb, OUT rows int8, OUT affected_rows int8,
+    OUT answer_bytes int8, OUT total_time float8, OUT mean_time float8,
+    OUT max_time float8, OUT stats_since timestamptz)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ai_tool_stats'
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION ai_tool_stats() IS
+'tool calls per role, database and tool since the server started or the counts were reset: calls, errors and errors by errorType, rows answered and changed, answer bytes, time in ms; other roles'' rows for pg_read_all_stats members only';
+
+CREATE VIEW ai_tool_stats AS SELECT * FROM ai_tool_stats();
+GRANT SELECT ON ai_tool_stats TO PUBLIC;
+
+COMMENT ON VIEW ai_tool_stats IS
+'tool calls per role, database and tool (ai_tool_stats())';
+
+CREATE FUNCTION ai_tool_stats_reset()
+RETURNS void
+AS 'MODULE_PATHNAME', 'ai_tool_stats_reset'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+REVOKE ALL ON FUNCTION ai_tool_stats_reset() FROM PUBLIC;
+
+COMMENT ON FUNCTION ai_tool_stats_reset() IS
+'forgets the counts of ai_tool_stats(), for every role, database and tool; superusers only unless granted';
+-- end of ai_tool_stats (issue 34)

@@ -304,4 +304,17 @@ nat_jsonb_in_safe(char *str, Jsonb **result)
 }
 #endif
 
+/*
+ * A hash table in shared memory of at most n entries (tool_stats.c).  19
+ * takes the one count where earlier versions take an initial and a
+ * maximum size.
+ */
+#if PG_VERSION_NUM >= 190000
+#define nat_shmem_init_hash(name, n, info, flags) \
+	ShmemInitHash((name), (n), (info), (flags))
+#else
+#define nat_shmem_init_hash(name, n, info, flags) \
+	ShmemInitHash((name), (n), (n), (info), (flags))
+#endif
+
 #endif							/* NAT_COMPAT_H */

@@ -84,6 +84,8 @@ extern char *nat_read_only_allowed_functions;
 extern int	nat_max_tool_calls;
 extern int	nat_run_timeout_ms;
 extern int	nat_call_time_ceiling;	/* in core/execute.c */
+extern bool nat_track_stats;
+extern int	nat_stats_max;
 extern const struct config_enum_entry nat_require_ssl_options[];
 extern const struct config_enum_entry nat_audit_options[];
 
@@ -888,6 +890,10 @@ typedef struct ToolCall
 	bool		plan_only;		/* ai_tool_plan(): render the plan, run
 								 * nothing */
 	const char *error_type;		/* the error answer's errorType, or NULL */
+	NatErrorKind error_kind;	/* ... and its kind */
+	const char *stats_tool;		/* the tool's name once found, enabled
+								 * or not (tool_stats.c) */
+	int64		answer_rows;	/* rowCount of the answer, every statement's */
 	int64		affected_rows;	/* rows changed, for the audit log; -1: none */
 	int64		statement_changed;	/* the last statement's rows changed, every
 									 * level (write_count.c) */
@@ -933,6 +939,11 @@ typedef struct RowResult
 
 extern Jsonb *nat_run_tool_call(const char *name, Jsonb *args,
 								bool plan_only);
+
+/* in core/tool_stats.c: per-tool statistics in shared memory */
+extern void nat_stats_install(void);
+extern void nat_stats_call_answered(ToolCall *call, Jsonb *answer);
+extern void nat_stats_call_escaped(ToolCall *call);
 
 /* in answer/row_sink.c */
 extern DestReceiver *nat_row_sink_create(ToolCall *call, RowCaps caps,

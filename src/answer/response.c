@@ -220,6 +220,7 @@ nat_response_rows(ToolCall *call, RowResult *result)
 
 	char	   *next = nat_continuation_next(call, result);
 
+	call->answer_rows += result->row_count;
 	nat_push_int(state, "rowCount", result->row_count);
 	nat_push_bool(state, "truncated", result->truncated);
 	if (next)
@@ -350,6 +351,7 @@ response_value(ToolCall *call, ToolPlan *plan, Datum value)
 	nat_push_jsonb(state, "data",
 				   DatumGetJsonbP(DirectFunctionCall1(jsonb_in,
 													  CStringGetDatum(text_to_cstring(plan_text)))));
+	call->answer_rows += 1;
 	nat_push_int(state, "rowCount", 1);
 	nat_push_bool(state, "truncated", false);
 }
@@ -710,6 +712,7 @@ nat_error_response(ToolCall *call, ErrorData *edata, ToolError *err)
 	dependencies = en.dependencies;
 
 	call->error_type = nat_error_kind_name(cat.kind);	/* the audit's outcome */
+	call->error_kind = cat.kind;	/* the statistics' */
 	nat_jsonb_push(&state, WJB_BEGIN_OBJECT, NULL);
 	nat_push_bool(&state, "success", false);
 	nat_push_string(&state, "status", "error");

@@ -289,11 +289,14 @@ is_interrupt_cancel(ErrorData *edata)
  * read_only_violation for a write tool on a hot standby).
  */
 static const ToolDef *
-find_available_tool(const char *name)
+find_available_tool(ToolCall *call, const char *name)
 {
 	const ToolDef *tool = nat_find_tool(name);
 	ToolError  *err;
 
+	/* counted under its name even when refused; an unknown name is not */
+	if (tool)
+		call->stats_tool = MemoryContextStrdup(call->cxt, tool->name);
 	if (tool && nat_tool_available(tool))
 		return tool;
 	if (tool && tool->writes && nat_read_only)
@@ -370,7 +373,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		/* before anything copies them */
 		if (args != NULL)
 			nat_memory_check_args(VARSIZE_ANY(args));
-		tool = call->tool = find_available_tool(name);
+		tool = call->tool = find_available_tool(call, name);
 		call->operation = tool->operation;
 		call->args = nat_normalize_args(tool, args);
 		call->targs = nat_decode_args(tool, call->args);
@@ -537,6 +540,9 @@ nat_run_tool_call(const char *name, Jsonb *args, bool plan_only)
 	}
 	PG_FINALLY();
 	{
+		/* no answer: an error is on its way out (a cancel not ours) */
+		if (answer == NULL && !plan_only)
+			nat_stats_call_escaped(call);
 		call_depth--;
 		current_call = NULL;
 		/*
@@ -552,9 +558,12 @@ nat_run_tool_call(const char *name, Jsonb *args, bool plan_only)
 	}
 	PG_END_TRY();
 
-	/* a plan ran nothing: there is no call to audit */
+	/* a plan ran nothing: there is no call to audit or count */
 	if (!plan_only)
+	{
+		nat_stats_call_answered(call, answer);
 		nat_audit_call(call, call_outcome(call));
+	}
 	nat_role_policy_end(nest);
 
 	/* copy the answer out before the call's memory goes */

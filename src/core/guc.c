@@ -28,6 +28,7 @@
 
 #include <limits.h>
 
+#include "miscadmin.h"
 #include "neon_ai_tools.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
@@ -55,6 +56,8 @@ int			nat_require_ssl = NAT_REQUIRE_SSL_REMOTE;
 int			nat_audit = NAT_AUDIT_WRITES;
 bool		nat_audit_log_client = false;
 char	   *nat_read_only_allowed_functions = NULL;
+bool		nat_track_stats = true;
+int			nat_stats_max = 1000;
 
 /* in order of strictness: role_policy.c takes the later one */
 const struct config_enum_entry nat_require_ssl_options[] = {
@@ -96,6 +99,37 @@ define_tool_run_settings(void)
 							0, 0, INT_MAX,
 							PGC_USERSET,
 							GUC_UNIT_MS,
+							NULL, NULL, NULL);
+}
+
+/*
+ * The statistics in shared memory (tool_stats.c).  stats_max sizes the
+ * shared memory, so it is read at server start only, and exists only when
+ * the library is preloaded (PostgreSQL refuses a PGC_POSTMASTER setting
+ * defined later, as for pg_stat_statements.max); track_stats is PGC_SUSET:
+ * the counts are the administrator's, not the caller's to skip.
+ */
+static void
+define_stats_settings(void)
+{
+	DefineCustomBoolVariable("neon_ai_tools.track_stats",
+							 "Counts tool calls in ai_tool_stats().",
+							 "Needs neon_ai_tools in shared_preload_libraries.",
+							 &nat_track_stats,
+							 true,
+							 PGC_SUSET,
+							 0,
+							 NULL, NULL, NULL);
+
+	if (!process_shared_preload_libraries_in_progress)
+		return;
+	DefineCustomIntVariable("neon_ai_tools.stats_max",
+							"Maximum number of (role, database, tool) entries ai_tool_stats() keeps.",
+							"Calls of further combinations are counted in one row, tool \"(other)\".",
+							&nat_stats_max,
+							1000, 10, 100000,
+							PGC_POSTMASTER,
+							0,
 							NULL, NULL, NULL);
 }
 
@@ -274,6 +308,7 @@ nat_define_settings(void)
 							   check_allowed_functions, NULL, NULL);
 
 	define_tool_run_settings();
+	define_stats_settings();
 
 	nat_define_answer_settings();
 	MarkGUCPrefixReserved("neon_ai_tools");
