@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics.h"
 #include "neon_ai_tools_mcp.h"
 
 static int	max_members = MCP_DEFAULT_BATCH_MEMBERS;
@@ -118,9 +119,15 @@ mcp_batch_next(McpContext *ctx, McpBatch *batch, bool *done)
 	if (*done)
 		return NULL;
 	if (batch->members >= max_members)
+	{
+		mcp_metrics_refusal(MCP_REFUSED_BATCH_MEMBERS);
 		answer = limit_error(member, member_len, true);
+	}
 	else if (batch->bytes >= max_bytes)
+	{
+		mcp_metrics_refusal(MCP_REFUSED_BATCH_BYTES);
 		answer = limit_error(member, member_len, false);
+	}
 	else
 		answer = jsonrpc_process_member(ctx, member, member_len);
 	batch->members++;

@@ -30,5 +30,7 @@ struct McpConn
 
 /* db.c: close a connection (the pool's shutdown) */
 extern void mcp_conn_close(McpConn *conn);
+/* db.c: take over a new connection (notices, cancel); ready.c opens one */
+extern void mcp_conn_adopt(McpConn *conn, PGconn *pg);
 
 #endif							/* MCP_CONN_H */

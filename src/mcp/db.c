@@ -78,6 +78,7 @@
 
 #include "calls.h"
 #include "conn.h"
+#include "metrics.h"
 
 /* how many pending messages an idle check reads at most */
 #define MAX_IDLE_READS 64
@@ -143,6 +144,7 @@ mcp_db_query(McpContext *ctx, const char *sql, int nparams,
 	conn = mcp_pool_acquire();
 	if (conn == NULL)
 	{
+		mcp_metrics_refusal(MCP_REFUSED_POOL_BUSY);
 		result->status = MCP_DB_BUSY;
 		result->message = mcp_strdup("every database connection of the MCP server is busy");
 		result->error_type = "resource_exhausted";
@@ -405,7 +407,10 @@ next_result(McpConn *conn, McpContext *ctx, bool *watching, double start)
 			mcp_log(MCP_LOG_INFO, "the client went away; cancelling its statement");
 			*watching = false;
 			if (ctx->inflight != NULL)
+			{
+				mcp_metrics_cancel(MCP_CANCEL_DISCONNECT);
 				mcp_inflight_cancel_one(ctx->inflight);
+			}
 		}
 		if (input >= 0 &&
 			(pfd[input].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)))
@@ -631,9 +636,7 @@ ensure_connected(McpConn *conn, McpDbResult *result)
 	conn->server_closing = false;
 	if (conn->pg != NULL && PQstatus(conn->pg) == CONNECTION_OK)
 	{
-		PQsetNoticeReceiver(conn->pg, notice_receiver, conn);
-		conn->cancel = PQgetCancel(conn->pg);
-		log_connected(conn->pg);
+		mcp_conn_adopt(conn, conn->pg);
 		return true;
 	}
 	else
@@ -649,6 +652,20 @@ ensure_connected(McpConn *conn, McpDbResult *result)
 		mcp_conn_close(conn);
 		return false;
 	}
+}
+
+/*
+ * conn's connection is now pg, open: watch its notices, keep its cancel.
+ */
+void
+mcp_conn_adopt(McpConn *conn, PGconn *pg)
+{
+	conn->pg = pg;
+	conn->prepared_count = 0;
+	conn->server_closing = false;
+	PQsetNoticeReceiver(pg, notice_receiver, conn);
+	conn->cancel = PQgetCancel(pg);
+	log_connected(pg);
 }
 
 /*

@@ -63,6 +63,7 @@
 #include "auth.h"
 #include "http.h"
 #include "http_int.h"
+#include "metrics.h"
 #include "revision.h"
 
 #define MCP_ENDPOINT "/mcp"
@@ -114,8 +115,6 @@ static void reload(const McpHttpSettings *s);
 static void completed(void *cls, struct MHD_Connection *connection,
 					  void **state, enum MHD_RequestTerminationCode toe);
 static void log_mhd(void *cls, const char *fmt, va_list ap) MCP_PRINTF(2, 0);
-static bool bind_address(const char *address, int port,
-						 struct sockaddr_storage *addr, bool *loopback);
 static char *read_file(const char *path);
 static bool check_settings(const McpHttpSettings *s,
 						   struct sockaddr_storage *addr, bool *loopback);
@@ -140,7 +139,13 @@ static bool
 check_settings(const McpHttpSettings *s, struct sockaddr_storage *addr,
 			   bool *loopback)
 {
-	if (!bind_address(s->address, s->port, addr, loopback))
+	struct sockaddr_storage admin_addr;
+	bool		admin_loopback;
+
+	if (!http_bind_address(s->address, s->port, addr, loopback))
+		return false;
+	if (s->admin_port > 0 &&
+		!http_bind_address(s->admin_address, s->admin_port, &admin_addr, &admin_loopback))
 		return false;
 	if (!*loopback && !mcp_auth_enabled())
 	{
@@ -188,6 +193,7 @@ mcp_serve_http(const McpHttpSettings *s)
 {
 	struct sockaddr_storage addr;
 	struct MHD_Daemon *daemon;
+	struct MHD_Daemon *admin = NULL;
 	sigset_t	signals;
 	bool		loopback;
 	char	   *cert = NULL;
@@ -227,6 +233,17 @@ mcp_serve_http(const McpHttpSettings *s)
 	http_session_configure(s->max_sessions_per_token);
 	if (mcp_auth_enabled())
 		mcp_role_check_tokens();
+	if (s->admin_port > 0)
+	{
+		/* counted only where they can be read */
+		mcp_metrics_enable();
+		if ((admin = http_admin_start(s->admin_address, s->admin_port)) == NULL)
+		{
+			free(cert);
+			free(key);
+			return MCP_EXIT_USAGE;
+		}
+	}
 
 	/* the logger comes first, so that it also reports the other options */
 	daemon = MHD_start_daemon(flags, (uint16_t) s->port, NULL, NULL, handle, NULL,
@@ -248,6 +265,8 @@ mcp_serve_http(const McpHttpSettings *s)
 	{
 		mcp_log(MCP_LOG_ERROR, "could not listen on %s port %d: %s",
 				s->address, s->port, errno != 0 ? strerror(errno) : "unknown error");
+		if (admin != NULL)
+			MHD_stop_daemon(admin);
 		free(cert);
 		free(key);
 		return MCP_EXIT_USAGE;
@@ -287,6 +306,8 @@ mcp_serve_http(const McpHttpSettings *s)
 			usleep(10 * 1000);
 	}
 	MHD_stop_daemon(daemon);
+	if (admin != NULL)
+		MHD_stop_daemon(admin);
 	http_session_forget_all();
 	free(cert);
 	free(key);
@@ -330,6 +351,8 @@ handle(void *cls, struct MHD_Connection *connection, const char *url,
 			return MHD_YES;
 		if (req->len + n > settings->max_body_bytes)
 		{
+			if (!req->too_big)
+				mcp_metrics_refusal(MCP_REFUSED_BODY_SIZE);
 			req->too_big = true;
 			free(req->body);
 			req->body = NULL;
@@ -381,6 +404,12 @@ check_request(struct MHD_Connection *connection, const char *url,
 	int			status = 0;
 	enum MHD_Result result = MHD_YES;
 
+	/* probes: before the Host check, as orchestrators probe by address */
+	if (http_health_request(connection, url, method, true, &result))
+	{
+		req->answered = true;
+		return result;
+	}
 	if (metadata_path != NULL && strcmp(method, "GET") == 0 &&
 		(strcmp(url, metadata_path) == 0 || strcmp(url, METADATA_ROOT_PATH) == 0))
 	{
@@ -406,13 +435,18 @@ check_request(struct MHD_Connection *connection, const char *url,
 										count_authorization, &authorizations),
 			  authorizations > 1))
 		status = 400, result = respond_unauthorized(connection, MCP_AUTH_MALFORMED,
-													"more than one Authorization header");
+													"more than one Authorization header"),
+			mcp_metrics_auth_failure(MCP_AUTHFAIL_MALFORMED);
 	else if (mcp_auth_enabled() &&
 			 (auth = mcp_auth_check_identity(MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
 																		 "Authorization"),
 											 &req->role, req->identity, &reason)) != MCP_AUTH_OK)
 		status = auth == MCP_AUTH_MALFORMED ? 400 : 401,
-			result = respond_unauthorized(connection, auth, reason);
+			result = respond_unauthorized(connection, auth, reason),
+			mcp_metrics_auth_failure(auth == MCP_AUTH_MISSING ? MCP_AUTHFAIL_MISSING
+									 : auth == MCP_AUTH_MALFORMED ? MCP_AUTHFAIL_MALFORMED
+									 : auth == MCP_AUTH_EXPIRED ? MCP_AUTHFAIL_EXPIRED
+									 : MCP_AUTHFAIL_INVALID);
 	else if (req->role != NULL &&
 			 (status = check_role(req->role)) != 0)
 		result = http_respond_error(connection, status, JSONRPC_INVALID_REQUEST,
@@ -433,7 +467,8 @@ check_request(struct MHD_Connection *connection, const char *url,
 												 "Not Acceptable: the client must accept application/json and text/event-stream");
 		else if (length != NULL && strtoull(length, NULL, 10) > settings->max_body_bytes)
 			status = 413, result = http_respond_error(connection, 413, JSONRPC_INVALID_REQUEST,
-												 "Invalid Request: the body is larger than the server accepts");
+												 "Invalid Request: the body is larger than the server accepts"),
+				mcp_metrics_refusal(MCP_REFUSED_BODY_SIZE);
 	}
 	if (status != 0)
 	{
@@ -457,6 +492,8 @@ check_role(const char *role)
 
 	if (verdict == MCP_ROLE_OK)
 		return 0;
+	if (verdict == MCP_ROLE_REFUSED)
+		mcp_metrics_auth_failure(MCP_AUTHFAIL_ROLE_FORBIDDEN);
 	mcp_log(MCP_LOG_WARNING, "request refused: the token's role \"%s\" %s", role, why);
 	return verdict == MCP_ROLE_REFUSED ? 403 : 503;
 }
@@ -553,6 +590,7 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 	}
 	if (status == 401)
 	{
+		mcp_metrics_auth_failure(MCP_AUTHFAIL_ROLE_REFUSED);
 		json_object_put(response);
 		return respond_unauthorized(connection, MCP_AUTH_INVALID,
 									"the token's role cannot be used on this database");
@@ -581,6 +619,7 @@ respond_busy(struct MHD_Connection *connection, HttpRequest *req, int status)
 	char	   *text = jsonrpc_to_text(error);
 
 	json_object_put(error);
+	mcp_metrics_refusal(status == 503 ? MCP_REFUSED_BUSY : MCP_REFUSED_TOKEN_BUSY);
 	http_log_request("-", NULL, req->role, status, req->start);
 	return http_respond(connection, status, "application/json", text, "Retry-After", "1");
 }
@@ -799,6 +838,7 @@ http_respond(struct MHD_Connection *connection, int status, const char *content_
 		MHD_add_response_header(response, "Content-Type", content_type);
 	if (header != NULL)
 		MHD_add_response_header(response, header, value);
+	mcp_metrics_http_response(status, text != NULL ? strlen(text) : 0);
 	http_limits_answer_queued(connection);
 	result = MHD_queue_response(connection, (unsigned int) status, response);
 	MHD_destroy_response(response);
@@ -970,9 +1010,9 @@ log_mhd(void *cls, const char *fmt, va_list ap)
  * Resolve the address to bind (a numeric address or a host name) and say
  * whether it is a loopback one.
  */
-static bool
-bind_address(const char *address, int port, struct sockaddr_storage *addr,
-			  bool *loopback)
+bool
+http_bind_address(const char *address, int port, struct sockaddr_storage *addr,
+				  bool *loopback)
 {
 	struct addrinfo hints;
 	struct addrinfo *found = NULL;

@@ -36,6 +36,8 @@ typedef struct McpHttpSettings
 	int			n_allowed_hosts;
 	const char *resource_url;	/* --resource-url: its host is allowed too */
 	const void *auth_settings;	/* McpAuthSettings, for reloads */
+	const char *admin_address;	/* --admin-listen: /live, /ready, /metrics */
+	int			admin_port;		/* 0: no admin listener */
 } McpHttpSettings;
 
 /* in role_check.c */
@@ -53,6 +55,7 @@ extern int	mcp_role_check_tokens(void);
 
 extern int	mcp_serve_http(const McpHttpSettings *settings);
 extern bool mcp_http_check_settings(const McpHttpSettings *settings);
+extern const char *http_parse_admin_listen(const char *arg, McpHttpSettings *http);
 
 /* in http_session.c */
 extern void http_session_configure(int per_owner);

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "http_int.h"
+#include "metrics.h"
 
 /* how much libmicrohttpd asks for at once */
 #define BATCH_BLOCK_BYTES (32 * 1024)
@@ -104,6 +105,7 @@ http_answer_batch(struct MHD_Connection *connection, HttpRequest *req,
 		return MHD_NO;
 	}
 	MHD_add_response_header(response, "Content-Type", "application/json");
+	mcp_metrics_http_response(200, 0);
 	result = MHD_queue_response(connection, 200, response);
 	MHD_destroy_response(response);
 	return result;
@@ -170,6 +172,8 @@ batch_free(void *cls)
 {
 	BatchStream *stream = cls;
 
+	/* the stream's bytes (its 200 was counted when queued) */
+	mcp_metrics_http_response(0, stream->total);
 	free(stream->pending);
 	free(stream->body);
 	mcp_release_memory(stream->total);

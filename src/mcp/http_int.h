@@ -11,6 +11,8 @@
 #ifndef MCP_HTTP_INT_H
 #define MCP_HTTP_INT_H
 
+#include <sys/socket.h>
+
 #include <microhttpd.h>
 
 #include "auth.h"
@@ -45,6 +47,14 @@ extern void http_log_request(const char *method, const McpContext *ctx,
 							 const char *role, int status, double start);
 extern void http_leave_request(const char *identity);
 extern bool http_accepts(const char *accept, const char *type);
+extern bool http_bind_address(const char *address, int port,
+							  struct sockaddr_storage *addr, bool *loopback);
+
+/* in http_health.c */
+extern bool http_health_request(struct MHD_Connection *connection,
+								const char *url, const char *method,
+								bool main_listener, enum MHD_Result *result);
+extern struct MHD_Daemon *http_admin_start(const char *address, int port);
 
 /* in http_batch.c */
 extern enum MHD_Result http_answer_batch(struct MHD_Connection *connection,

@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "http.h"
+#include "metrics.h"
 
 #define MAX_SESSIONS 1024
 #define SESSION_IDLE_SECS 3600
@@ -92,9 +93,15 @@ http_session_publish(McpSession *mcp, bool ok)
 	{
 		pthread_mutex_lock(&lock);
 		slot = slot_for(fresh->owner);
-		if (slot->in_use)
+		if (slot->in_use && time(NULL) - slot->last_used > SESSION_IDLE_SECS)
+			mcp_metrics_session(MCP_SESSION_EXPIRED);
+		else if (slot->in_use)
+		{
+			mcp_metrics_session(MCP_SESSION_EVICTED);
 			mcp_log(MCP_LOG_INFO, "session table: ended the least recently used session of %s",
 					strcmp(slot->owner, fresh->owner) == 0 ? "the same token" : "the token with the most sessions");
+		}
+		mcp_metrics_session(MCP_SESSION_CREATED);
 		end_session(slot);
 		*slot = *fresh;
 		slot->in_use = true;
@@ -153,6 +160,7 @@ http_session_end(const char *id, const char *owner)
 			strcmp(sessions[i].owner, owner != NULL ? owner : "") == 0)
 		{
 			end_session(&sessions[i]);
+			mcp_metrics_session(MCP_SESSION_DELETED);
 			found = true;
 		}
 	pthread_mutex_unlock(&lock);
@@ -246,8 +254,25 @@ http_session_end_stale(bool (*current) (const char *owner))
 		if (sessions[i].in_use && !current(sessions[i].owner))
 		{
 			end_session(&sessions[i]);
+			mcp_metrics_session(MCP_SESSION_REVOKED);
 			n++;
 		}
+	pthread_mutex_unlock(&lock);
+	return n;
+}
+
+/*
+ * metrics.c: sessions open now (not idle past their limit).
+ */
+int
+http_session_open_count(void)
+{
+	time_t		now = time(NULL);
+	int			n = 0;
+
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < MAX_SESSIONS; i++)
+		n += sessions[i].in_use && now - sessions[i].last_used <= SESSION_IDLE_SECS;
 	pthread_mutex_unlock(&lock);
 	return n;
 }

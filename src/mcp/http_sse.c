@@ -28,6 +28,7 @@
 
 #include "http.h"
 #include "http_int.h"
+#include "metrics.h"
 
 /* a quiet stream checks for a hang-up this often, and keeps alive so */
 #define SSE_WATCH_MS 20
@@ -215,7 +216,8 @@ cancel_stream(SseStream *stream)
 	{
 		stream->cancel_sent = true;
 		mcp_log(MCP_LOG_INFO, "the client closed its stream; cancelling its call");
-		mcp_inflight_cancel(stream->scope, stream->id_key, false);
+		if (mcp_inflight_cancel(stream->scope, stream->id_key, false))
+			mcp_metrics_cancel(MCP_CANCEL_DISCONNECT);
 	}
 }
 
@@ -227,6 +229,8 @@ sse_free(void *cls)
 
 	cancel_stream(stream);
 	pthread_join(stream->worker, NULL);
+	/* the stream's bytes (its 200 was counted when queued) */
+	mcp_metrics_http_response(0, stream->len);
 	pthread_mutex_destroy(&stream->lock);
 	pthread_cond_destroy(&stream->changed);
 	free(stream->events);
@@ -289,6 +293,7 @@ http_start_sse(struct MHD_Connection *connection, HttpRequest *req,
 	MHD_add_response_header(response, "Content-Type", "text/event-stream");
 	MHD_add_response_header(response, "Cache-Control", "no-cache");
 	MHD_add_response_header(response, "X-Accel-Buffering", "no");
+	mcp_metrics_http_response(200, 0);
 	result = MHD_queue_response(connection, 200, response);
 	MHD_destroy_response(response);
 	return result;

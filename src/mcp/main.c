@@ -126,6 +126,11 @@ check_stdio(McpOptions *o)
 		mcp_log(MCP_LOG_ERROR, "bearer tokens are for --http; over stdio the connection string's role is used");
 		return false;
 	}
+	if (o->http.admin_port > 0)
+	{
+		mcp_log(MCP_LOG_ERROR, "--admin-listen is for --http");
+		return false;
+	}
 	return true;
 }
 
@@ -295,6 +300,10 @@ mcp_help(void)
 		   "                         names and --resource-url's host (repeatable)\n");
 	printf("      --allow-origin ORIGIN  a browser Origin allowed besides loopback pages\n"
 		   "                         (repeatable; \"*\" allows all); others get 403\n");
+	printf("      --admin-listen [ADDR:]PORT  also serve GET /live, /ready and /metrics\n"
+		   "                         (Prometheus) at http://ADDR:PORT, without tokens\n"
+		   "                         (ADDR defaults to 127.0.0.1); /live and /ready are\n"
+		   "                         on --http's address too, /metrics only here\n");
 	printf("      --tls-cert FILE, --tls-key FILE  serve HTTPS with this PEM certificate\n");
 	printf("      --allow-insecure-http  allow a non-loopback ADDR without TLS\n\n");
 	printf("Bearer tokens (HTTP; each names the database role a request runs as):\n");

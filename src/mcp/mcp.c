@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "neon_ai_tools_mcp.h"
+#include "metrics.h"
 #include "revision.h"
 
 /*
@@ -126,6 +127,7 @@ mcp_dispatch(McpContext *ctx, const char *method, json_object *id,
 	size_t		i;
 
 	mcp_log(MCP_LOG_DEBUG, "request %s", method);
+	mcp_metrics_method(method);
 	mcp_log_copy_name(ctx->method, sizeof(ctx->method), method);
 	if (id != NULL)
 		mcp_log_copy_name(ctx->request_id, sizeof(ctx->request_id),
@@ -163,6 +165,7 @@ mcp_handle_notification(McpContext *ctx, const char *method, json_object *params
 {
 	json_object *request_id;
 
+	mcp_metrics_method(method);
 	if (strcmp(method, "notifications/initialized") == 0)
 		mcp_log(MCP_LOG_DEBUG, "the client is ready");
 	else if (strcmp(method, "notifications/cancelled") == 0 && params != NULL &&
@@ -173,9 +176,12 @@ mcp_handle_notification(McpContext *ctx, const char *method, json_object *params
 
 		if (key != NULL)
 		{
+			bool		running = mcp_inflight_cancel(ctx->scope, key, !ctx->http);
+
+			if (running)
+				mcp_metrics_cancel(MCP_CANCEL_NOTIFICATION);
 			mcp_log(MCP_LOG_INFO, "cancelling request %s%s", key,
-					mcp_inflight_cancel(ctx->scope, key, !ctx->http) ? ""
-					: ctx->http ? " (not running: dropped)" : " (not running yet)");
+					running ? "" : ctx->http ? " (not running: dropped)" : " (not running yet)");
 			free(key);
 		}
 	}
@@ -479,6 +485,10 @@ handle_tools_call(McpContext *ctx, json_object *id, const McpRequest *req)
 		if (strcmp(db.values[1], "t") != 0)
 			note_tool_error(ctx, db.values[0]);
 		ctx->bytes = strlen(db.values[0]);
+		/* a name the extension does not know must not become a label */
+		mcp_metrics_tool_call(values[0], strcmp(ctx->outcome, "unknown_tool") != 0,
+							  ctx->role, ctx->outcome, mcp_now_ms() - start,
+							  strlen(db.values[0]));
 		response = jsonrpc_result(id, tool_result(ctx, db.values[0], envelope,
 												  strcmp(db.values[1], "t") != 0));
 	}
@@ -493,6 +503,8 @@ handle_tools_call(McpContext *ctx, json_object *id, const McpRequest *req)
 														 JSON_C_TO_STRING_NOSLASHESCAPE));
 
 		ctx->bytes = strlen(text);
+		mcp_metrics_tool_call(values[0], false, ctx->role, ctx->outcome,
+							  mcp_now_ms() - start, strlen(text));
 		response = jsonrpc_result(id, tool_result(ctx, text, envelope, true));
 		free(text);
 	}

@@ -311,10 +311,14 @@ extern void mcp_db_query(McpContext *ctx, const char *sql, int nparams,
 						 const char *const *values, McpDbResult *result);
 extern void mcp_db_result_free(McpDbResult *result);
 
+/* in ready.c: can a pooled connection run SELECT 1 within timeout_ms? */
+extern bool mcp_db_ready(int timeout_ms);
+
 /* in pool.c */
 typedef struct McpConn McpConn;
 extern void mcp_pool_configure(int size, int wait_ms);
 extern McpConn *mcp_pool_acquire(void);
+extern McpConn *mcp_pool_acquire_within(int wait_ms);
 extern void mcp_pool_release(McpConn *conn);
 extern void mcp_pool_close(void);
 

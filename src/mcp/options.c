@@ -75,6 +75,7 @@ enum
 	OPT_MAX_SESSIONS_PER_TOKEN,
 	OPT_MAX_BATCH_MEMBERS,
 	OPT_MAX_BATCH_BYTES,
+	OPT_ADMIN_LISTEN,
 	OPT_SECRET,					/* a file-only key that is refused */
 	OPT_END
 };
@@ -130,6 +131,8 @@ static const char *set_text_block(McpOptions *o, const OptionDef *def,
 								  const char *value, bool in_file);
 static const char *set_log_format(McpOptions *o, const OptionDef *def,
 								  const char *value, bool in_file);
+static const char *set_admin_listen(McpOptions *o, const OptionDef *def,
+									const char *value, bool in_file);
 
 #define FIELD(f) offsetof(McpOptions, f)
 
@@ -165,6 +168,7 @@ static const OptionDef options[] = {
 	{"tls-cert", OPT_TLS_CERT, OPTF_VALUE | OPTF_PATH, set_string, FIELD(http.tls_cert_file), NULL},
 	{"tls-key", OPT_TLS_KEY, OPTF_VALUE | OPTF_PATH, set_string, FIELD(http.tls_key_file), NULL},
 	{"allow-insecure-http", OPT_ALLOW_INSECURE, 0, set_flag, FIELD(http.allow_insecure), NULL},
+	{"admin-listen", OPT_ADMIN_LISTEN, OPTF_VALUE, set_admin_listen, 0, NULL},
 	/* bearer tokens */
 	{"auth-tokens", OPT_AUTH_TOKENS, OPTF_VALUE | OPTF_PATH, set_string, FIELD(auth.tokens_file), NULL},
 	{"jwt-secret-file", OPT_JWT_SECRET, OPTF_VALUE | OPTF_PATH, set_string, FIELD(auth.jwt_secret_file), NULL},
@@ -737,6 +741,13 @@ set_log_format(McpOptions *o, const OptionDef *def, const char *value, bool in_f
 	if (!mcp_log_format_parse(value, &o->log_format))
 		return "text or json is required";
 	return NULL;
+}
+
+/* --admin-listen: /live, /ready and /metrics (http_health.c) */
+static const char *
+set_admin_listen(McpOptions *o, const OptionDef *def, const char *value, bool in_file)
+{
+	return http_parse_admin_listen(value, &o->http);
 }
 
 /* --- helpers ------------------------------------------------------------ */

@@ -22,12 +22,16 @@
 #include <time.h>
 
 #include "conn.h"
+#include "metrics.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t freed = PTHREAD_COND_INITIALIZER;
 static McpConn *slots = NULL;
 static int	nslots = 0;
 static int	wait_limit_ms = 30000;
+static int	waiting = 0;		/* requests waiting for a connection */
+
+static McpConn *take(int wait_ms, double *waited_ms);
 
 /*
  * Set the pool's size and how long a request waits for a connection.
@@ -49,14 +53,38 @@ mcp_pool_configure(int size, int wait_ms)
 McpConn *
 mcp_pool_acquire(void)
 {
+	double		waited_ms = 0;
+	McpConn    *conn = take(wait_limit_ms, &waited_ms);
+
+	mcp_metrics_pool_wait(waited_ms, conn == NULL);
+	return conn;
+}
+
+/*
+ * The same, waiting at most wait_ms, and not counted in the metrics
+ * (/ready's check).
+ */
+McpConn *
+mcp_pool_acquire_within(int wait_ms)
+{
+	double		waited_ms = 0;
+
+	return take(wait_ms, &waited_ms);
+}
+
+static McpConn *
+take(int wait_ms, double *waited_ms)
+{
 	struct timespec deadline;
 	McpConn    *found = NULL;
+	double		start = 0;
+	bool		waited = false;
 
 	if (slots == NULL)
 		mcp_pool_configure(1, wait_limit_ms);
 	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += wait_limit_ms / 1000;
-	deadline.tv_nsec += (long) (wait_limit_ms % 1000) * 1000000L;
+	deadline.tv_sec += wait_ms / 1000;
+	deadline.tv_nsec += (long) (wait_ms % 1000) * 1000000L;
 	if (deadline.tv_nsec >= 1000000000L)
 	{
 		deadline.tv_sec++;
@@ -74,13 +102,44 @@ mcp_pool_acquire(void)
 				found = &slots[i];
 		if (found != NULL)
 			break;
+		if (!waited)
+		{
+			waiting++;
+			waited = true;
+			start = mcp_now_ms();
+		}
 		if (pthread_cond_timedwait(&freed, &lock, &deadline) == ETIMEDOUT)
 			break;
 	}
+	if (waited)
+		waiting--;
 	if (found != NULL)
 		found->busy = true;
 	pthread_mutex_unlock(&lock);
+	if (waited)
+		*waited_ms = mcp_now_ms() - start;
 	return found;
+}
+
+/*
+ * metrics.c: the pool's size, its open connections in use and idle, and
+ * the requests waiting for one.
+ */
+void
+mcp_pool_stats(int *size, int *in_use, int *idle, int *waiters)
+{
+	pthread_mutex_lock(&lock);
+	*size = nslots;
+	*in_use = *idle = 0;
+	for (int i = 0; i < nslots; i++)
+	{
+		if (slots[i].busy)
+			(*in_use)++;
+		else if (slots[i].pg != NULL)
+			(*idle)++;
+	}
+	*waiters = waiting;
+	pthread_mutex_unlock(&lock);
 }
 
 /*
