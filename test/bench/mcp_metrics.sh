@@ -6,8 +6,12 @@
 # of mcp_http.sh (test/bench/http/point.lua: select_query by a random key,
 # stateless 2026-07-28, keep-alive); rounds alternate the two (and which
 # goes first), and the figures are the medians of the rounds: calls/s, p50
-# and p99 latency, CPU time per call, and the ratio on / off.  Every
-# response is checked (a failed call fails the run).  Not a test.
+# and p99 latency, CPU time per call, and the ratio on / off (also the
+# median of each pair of neighbouring rounds' ratios).  Then the counting
+# alone (test/bench/mcp/metrics_cost.c, CPU time of the calls one request
+# makes, 16 threads on the same counters) as a share of the server's CPU
+# per call.  Every response is checked (a failed call fails the run).  Not
+# a test.
 #
 # Usage: test/bench/mcp_metrics.sh [seconds per round, default 10] [rounds, default 6]
 # (BENCH_HTTP_CLIENTS="1 16" picks the client counts, default 16;
@@ -136,6 +140,19 @@ for clients in ${BENCH_HTTP_CLIENTS:-16}; do
     }'
     unset results
 done
+# The counting alone, in CPU time (other load on the machine does not
+# count), against the off side's CPU per call at the last client count
+if make -s -C "$HERE/../../src/mcp" metrics-cost PG_CONFIG="$NAT_PG_CONFIG" >"$LOGS/cost.log" 2>&1; then
+    line=$("$HERE/mcp/metrics_cost" 16)
+    echo "counting alone: $line"
+    # shellcheck disable=SC2154
+    awk -v l="$line" -v s="$stats_off" 'BEGIN {
+        split(s, b, " "); n = split(l, w, " ")
+        for (i = 1; i <= n; i++) { if (w[i] == "off,") off = w[i - 3]; if (w[i] == "on") on = w[i - 1] }
+        printf "counting alone: %.3f µs per call, %.4f of the server CPU per call with metrics off (%.0f µs)\n",
+            (on - off) / 1000, (on - off) / 1000 / b[4], b[4]
+    }'
+fi
 if [ -e "$FAILED" ]; then
     echo "metrics cost: some calls failed (see above): these figures are not valid" >&2
     exit 1
