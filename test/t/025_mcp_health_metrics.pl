@@ -27,7 +27,9 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 use lib abs_path(dirname(__FILE__) . '/../mcp/http');
+use lib abs_path(dirname(__FILE__) . '/../perl');
 use McpHttp;
+use NatNode qw(nat_node);
 
 my $root = abs_path(dirname(__FILE__) . '/../..');
 my $dir = "$root/test/mcp/metrics";
@@ -53,8 +55,7 @@ if (!-f $installed || -M "$dir/package-lock.json" < -M $installed)
 }
 
 my $tmp = PostgreSQL::Test::Utils::tempdir();
-my $node = PostgreSQL::Test::Cluster->new('metrics');
-$node->init(extra => [ '--encoding=UTF8', '--locale=C.UTF-8' ]);
+my $node = nat_node('metrics');
 $node->start;
 $node->safe_psql(
 	'postgres', q{
