@@ -39,6 +39,9 @@
  * Each request is logged on one line: method, tool, role, status, outcome
  * and duration; never a token, a password or an argument.
  *
+ * GET /live and /ready are answered before any of the checks above, and
+ * --admin-listen adds a listener for them and /metrics (http_health.c).
+ *
  * IDENTIFICATION
  *	  src/mcp/http.c
  *
@@ -290,6 +293,7 @@ mcp_serve_http(const McpHttpSettings *s)
 	}
 	mcp_log(MCP_LOG_NOTICE, "%s received: no new connections; waiting up to %d ms for calls in progress",
 			sig == SIGTERM ? "SIGTERM" : "SIGINT", s->shutdown_grace_ms);
+	http_health_draining();
 	MHD_quiesce_daemon(daemon);
 	/*
 	 * Wait for the requests to be answered, not only for their statements:

@@ -6,7 +6,8 @@
  *
  * /live answers 200 while the process serves HTTP; /ready answers 200
  * when a pooled connection runs SELECT 1 within READY_TIMEOUT_MS
- * (ready.c), else 503.  Both need no token and pass no Host or Origin
+ * (ready.c), else 503, and 503 once SIGTERM or SIGINT came (the calls in
+ * progress are finishing: a load balancer should send no more).  Both need no token and pass no Host or Origin
  * check (orchestrators probe by address), so they say nothing else: a
  * fixed body of a few bytes.  They are on the main listener and on the
  * admin one.
@@ -34,6 +35,8 @@
 #define ADMIN_MAX_CONNECTIONS 16
 #define ADMIN_TIMEOUT_SECS 10
 
+static bool draining = false;	/* atomic: set by the main thread */
+
 static enum MHD_Result admin_handle(void *cls, struct MHD_Connection *connection,
 									const char *url, const char *method,
 									const char *version, const char *upload_data,
@@ -56,12 +59,20 @@ http_health_request(struct MHD_Connection *connection, const char *url,
 	if (strcmp(url, "/live") == 0)
 		*result = respond_fixed(connection, main_listener, 200, "live\n");
 	else if (strcmp(url, "/ready") == 0)
-		*result = mcp_db_ready(READY_TIMEOUT_MS)
+		*result = !__atomic_load_n(&draining, __ATOMIC_RELAXED) &&
+			mcp_db_ready(READY_TIMEOUT_MS)
 			? respond_fixed(connection, main_listener, 200, "ready\n")
 			: respond_fixed(connection, main_listener, 503, "not ready\n");
 	else
 		return false;
 	return true;
+}
+
+/* shutting down: /ready answers 503 from now on */
+void
+http_health_draining(void)
+{
+	__atomic_store_n(&draining, true, __ATOMIC_RELAXED);
 }
 
 /*

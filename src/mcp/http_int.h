@@ -55,6 +55,7 @@ extern bool http_health_request(struct MHD_Connection *connection,
 								const char *url, const char *method,
 								bool main_listener, enum MHD_Result *result);
 extern struct MHD_Daemon *http_admin_start(const char *address, int port);
+extern void http_health_draining(void);
 
 /* in http_batch.c */
 extern enum MHD_Result http_answer_batch(struct MHD_Connection *connection,

@@ -2,7 +2,8 @@
 #
 #   - GET /live and /ready on the main listener and on --admin-listen:
 #     no token, no Host check, fixed bodies; /metrics only on the admin
-#     listener; usage errors of --admin-listen;
+#     listener; /ready 503 once SIGTERM came; usage errors of
+#     --admin-listen;
 #   - /ready turns 503 within 2 s of the database stopping and 200 within
 #     2 s of it coming back (pg_ctl stop and start; measured);
 #   - a known mixed workload of 1,000 HTTP requests from 4 clients
@@ -158,6 +159,21 @@ sub time_until
 	note(sprintf('measured: /ready 503 %.3f s after pg_ctl stop returned (%.3f s after it was issued); '
 		  . '200 %.3f s after pg_ctl start returned (%.3f s after it was issued)',
 		$down // -1, ($down // -1) + $stopped - $issued, $up // -1, ($up // -1) + $started - $started_issued));
+}
+{
+	# SIGTERM: while the calls in progress finish, /ready says 503
+	my $m = stateless(1, 'tools/call', { name => 'execute_sql', arguments => { sql => 'SELECT pg_sleep(1.5)' } });
+	my ($out, $err) = ('', '');
+	my $call = IPC::Run::start([ 'curl', '-sS', '-H', 'Content-Type: application/json',
+		'-H', "Authorization: Bearer $token{agent_a}", (map { ('-H', $_) } stateless_headers($m)),
+		'--data-binary', $json->encode($m), $srv->{url} ], '>', \$out, '2>', \$err);
+	usleep(400_000);
+	kill 'TERM', $srv->{pid};
+	usleep(100_000);
+	is(get("$admin/ready")->{status}, 503, 'SIGTERM: /ready answers 503 while calls finish');
+	is(get("$admin/live")->{status}, 200, '... and /live 200');
+	$call->finish;
+	like($out, qr/\\"success\\": true/, '... and the call in progress is answered');
 }
 stop_server($srv);
 
