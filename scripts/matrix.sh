@@ -75,7 +75,7 @@ trap 'exit 143' TERM
 # The MCP program's suites (a PostgreSQL client: its token checks and its
 # TAP files) run on 15 (bookworm), 17 (trixie) and 19 (experimental, the newest
 # libpq), not again on sid's 18, which shares experimental's system.
-MCP_SUITES="mcpauth 004_mcp 005_mcp_sdk 013_mcp_pgbouncer 015_mcp_http 016_mcp_http_sdk 019_mcp_http_tenants 025_mcp_config 025_mcp_health_metrics"
+MCP_SUITES="mcpauth 004_mcp 005_mcp_sdk 013_mcp_pgbouncer 015_mcp_http 016_mcp_http_sdk 019_mcp_http_tenants 025_mcp_config 027_mcp_health_metrics"
 # ... nor the suites that check the extension's answers with the model
 # providers' client libraries (the catalog's formats, ai_tool_run's
 # messages): the same C code writes them on every version.
