@@ -19,6 +19,12 @@
  * drop under a workload with many roles).  ai_tool_stats_reset() empties
  * the table.
  *
+ * One role holds at most half of the entries (STATS_ROLE_SHARE), counted
+ * in a second table by role: the owner of a database that installed the
+ * trusted extension may define any number of custom tools, and calling
+ * each once would otherwise fill the table and push every other role's
+ * new tools into "(other)", which those roles cannot see.
+ *
  * Calls of an unknown tool are counted under the tool "(unknown)": the name
  * is the agent's, and any number of them would fill the table.
  *
@@ -59,6 +65,8 @@
 #define STATS_OUTCOMES		(NAT_ERR_KINDS + 1)
 
 #define STATS_OTHER		"(other)"
+/* the share of stats_max one role may hold: a half */
+#define STATS_ROLE_SHARE(max)	((max) / 2)
 #define STATS_UNKNOWN	"(unknown)"
 #define STATS_TRANCHE	"neon_ai_tools stats"
 
@@ -89,6 +97,13 @@ typedef struct StatsEntry
 	StatsCounters counters;
 } StatsEntry;
 
+/* the entries one role holds (in every database) */
+typedef struct StatsRoleCount
+{
+	Oid			userid;			/* hash key */
+	int			entries;
+} StatsRoleCount;
+
 typedef struct StatsShared
 {
 	LWLock	   *lock;			/* the hash table: shared to look up and
@@ -99,6 +114,7 @@ typedef struct StatsShared
 /* set in every process of a server that preloaded the library */
 static StatsShared *stats = NULL;
 static HTAB *stats_hash = NULL;
+static HTAB *stats_roles = NULL;	/* StatsRoleCount by role */
 
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
@@ -109,8 +125,9 @@ static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 static Size
 stats_memsize(void)
 {
-	return add_size(MAXALIGN(sizeof(StatsShared)),
-					hash_estimate_size(nat_stats_max + 1, sizeof(StatsEntry)));
+	return add_size(add_size(MAXALIGN(sizeof(StatsShared)),
+							 hash_estimate_size(nat_stats_max + 1, sizeof(StatsEntry))),
+					hash_estimate_size(nat_stats_max, sizeof(StatsRoleCount)));
 }
 
 static void
@@ -142,6 +159,47 @@ enter_entry(const StatsKey *key)
 	return entry;
 }
 
+/*
+ * May a new entry be added for the role?  Not when the table is full, nor
+ * when the role holds its share already.  The lock is held, in either mode.
+ */
+static bool
+room_for(Oid userid)
+{
+	StatsRoleCount *role;
+
+	if (hash_get_num_entries(stats_hash) > nat_stats_max)
+		return false;
+	role = hash_search(stats_roles, &userid, HASH_FIND, NULL);
+	return role == NULL || role->entries < STATS_ROLE_SHARE(nat_stats_max);
+}
+
+/*
+ * Add the entry of a key that is not in the table, counted in its role's
+ * share; NULL when there is no room.  The lock is held exclusively.
+ */
+static StatsEntry *
+add_entry(const StatsKey *key)
+{
+	StatsRoleCount *role;
+	StatsEntry *entry;
+	bool		found;
+
+	if (!room_for(key->userid))
+		return NULL;
+	role = hash_search(stats_roles, &key->userid, HASH_ENTER_NULL, &found);
+	if (role == NULL)
+		return NULL;
+	if (!found)
+		role->entries = 0;
+	entry = enter_entry(key);
+	if (entry != NULL)
+		role->entries++;
+	else if (role->entries == 0)
+		(void) hash_search(stats_roles, &key->userid, HASH_REMOVE, NULL);
+	return entry;
+}
+
 /* a key, zeroed first: it is compared as bytes */
 static void
 make_key(StatsKey *key, Oid dbid, Oid userid, const char *tool)
@@ -170,6 +228,12 @@ stats_shmem_startup(void)
 	stats_hash = nat_shmem_init_hash("neon_ai_tools stats hash",
 									 nat_stats_max + 1, &info,
 									 HASH_ELEM | HASH_BLOBS);
+	memset(&info, 0, sizeof(info));
+	info.keysize = sizeof(Oid);
+	info.entrysize = sizeof(StatsRoleCount);
+	stats_roles = nat_shmem_init_hash("neon_ai_tools stats roles",
+									  nat_stats_max, &info,
+									  HASH_ELEM | HASH_BLOBS);
 	if (!found)
 	{
 		stats->lock = &(GetNamedLWLockTranche(STATS_TRANCHE))->lock;
@@ -226,13 +290,17 @@ stats_count(ToolCall *call, int outcome, Jsonb *answer)
 
 	LWLockAcquire(stats->lock, LW_SHARED);
 	entry = hash_search(stats_hash, &key, HASH_FIND, NULL);
+	/* no room: "(other)", without the exclusive lock every call */
+	if (entry == NULL && !room_for(key.userid))
+		entry = stats->other;
 	if (entry == NULL)
 	{
 		/* add it; another backend may have meanwhile */
 		LWLockRelease(stats->lock);
 		LWLockAcquire(stats->lock, LW_EXCLUSIVE);
-		entry = hash_get_num_entries(stats_hash) > nat_stats_max ?
-			hash_search(stats_hash, &key, HASH_FIND, NULL) : enter_entry(&key);
+		entry = hash_search(stats_hash, &key, HASH_FIND, NULL);
+		if (entry == NULL)
+			entry = add_entry(&key);
 		if (entry == NULL)
 			entry = stats->other;
 	}
@@ -441,6 +509,7 @@ ai_tool_stats_reset(PG_FUNCTION_ARGS)
 {
 	HASH_SEQ_STATUS scan;
 	StatsEntry *entry;
+	StatsRoleCount *role;
 	TimestampTz now = GetCurrentTimestamp();
 
 	require_preloaded();
@@ -452,6 +521,9 @@ ai_tool_stats_reset(PG_FUNCTION_ARGS)
 			continue;
 		(void) hash_search(stats_hash, &entry->key, HASH_REMOVE, NULL);
 	}
+	hash_seq_init(&scan, stats_roles);
+	while ((role = hash_seq_search(&scan)) != NULL)
+		(void) hash_search(stats_roles, &role->userid, HASH_REMOVE, NULL);
 	/* the "(other)" row stays where it is, emptied */
 	SpinLockAcquire(&stats->other->mutex);
 	stats->other->since = now;

@@ -11,6 +11,7 @@
 #      and the roles granted EXECUTE;
 #   4. past neon_ai_tools.stats_max (10) entries, new (role, database,
 #      tool) go to the "(other)" row, which only pg_read_all_stats sees;
+#      one role holds at most half of the entries;
 #   5. a restart drops the counts (they are not persisted).
 #
 # pg_regress (test/sql/tool_stats.sql) holds the SQL surface and the
@@ -228,6 +229,30 @@ $node->safe_psql('postgres', q{SELECT ai_tool_call('insert_data', '{"table": "it
 is( $node->safe_psql(
 		'postgres', q{SELECT string_agg(tool || '=' || calls, ',') FROM ai_tool_stats}),
 	'insert_data=1', 'after a reset, a new pair gets an entry again');
+
+# One role holds at most half of the entries: a database owner who defines
+# custom tools and calls each once cannot push the other roles' new tools
+# into "(other)", which they cannot see.
+$node->safe_psql('postgres', 'SELECT ai_tool_stats_reset()');
+$node->safe_psql('postgres',
+	q{SELECT count(ai_tool_define('many_' || i, 'x', 'SELECT 1', '[]')) FROM generate_series(1, 11) i});
+$node->safe_psql('postgres',
+	q{SELECT count(ai_tool_call('many_' || i, '{}')) FROM generate_series(1, 11) i},
+	extra_params => [ '-U', 'agent_a' ]);
+is( $node->safe_psql(
+		'postgres', q{
+	SELECT count(*) FILTER (WHERE rolname = 'agent_a') || '|' ||
+		   sum(calls) FILTER (WHERE tool = '(other)')
+	FROM ai_tool_stats}),
+	'5|6', 'one role: 5 entries (half of stats_max), its 6 other calls in "(other)"');
+$node->safe_psql('postgres', q{SELECT ai_tool_call('list_tables', '{}')},
+	extra_params => [ '-U', 'agent_b' ]);
+is( $node->safe_psql(
+		'postgres', q{SELECT string_agg(tool || '=' || calls, ',') FROM ai_tool_stats},
+		extra_params => [ '-U', 'agent_b' ]),
+	'list_tables=1', 'another role still gets an entry of its own');
+$node->safe_psql('postgres',
+	q{SELECT count(ai_tool_drop('many_' || i)) FROM generate_series(1, 11) i});
 
 # --- 5. restart ----------------------------------------------------------------
 $node->restart;
