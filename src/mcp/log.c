@@ -55,6 +55,7 @@ static const char *const level_names[] = {
 };
 
 static bool shown(McpLogLevel level);
+static char *continuation_lines(const char *message);
 static void write_line(const char *text);
 static json_object *json_line(McpLogLevel level);
 static void add_string(json_object *line, const char *key, const char *value);
@@ -104,8 +105,9 @@ mcp_log_bind(const McpContext *ctx)
 
 /*
  * Write one masked message.  Line breaks inside the message (libpq's
- * messages have several lines) are kept in text, escaped in JSON; each
- * line ends with exactly one newline.
+ * messages have several lines) are kept in text, the lines after the first
+ * indented by a tab, and escaped in JSON; each line ends with exactly one
+ * newline.
  */
 void
 mcp_log(McpLogLevel level, const char *fmt,...)
@@ -150,11 +152,13 @@ mcp_log(McpLogLevel level, const char *fmt,...)
 	}
 	else
 	{
+		char	   *continued = continuation_lines(masked);
 		char	   *text = mcp_psprintf("%s: %s%s", MCP_PROGNAME, prefixes[level],
-										masked);
+										continued);
 
 		write_line(text);
 		free(text);
+		free(continued);
 	}
 	free(masked);
 	free(raw);
@@ -221,6 +225,40 @@ mcp_log_request(McpLogLevel level, const char *method, const McpContext *ctx,
 		write_line(text);
 		free(text);
 	}
+}
+
+/*
+ * A text message as it is written (malloc'd): each line after the first
+ * begins with a tab, as PostgreSQL's own log does, and other control
+ * characters are '?'.  A message may quote what a client sent (its
+ * clientInfo, a request id): no such text can then begin a line of its
+ * own that looks like the program's, nor drive a terminal.
+ */
+static char *
+continuation_lines(const char *message)
+{
+	size_t		breaks = 0;
+	const char *p;
+	char	   *out;
+	char	   *q;
+
+	for (p = message; *p != '\0'; p++)
+		breaks += *p == '\n';
+	out = q = mcp_malloc(strlen(message) + breaks + 1);
+	for (p = message; *p != '\0'; p++)
+	{
+		unsigned char c = (unsigned char) *p;
+
+		if (c == '\n')
+		{
+			*q++ = '\n';
+			*q++ = '\t';
+		}
+		else
+			*q++ = (c < ' ' && c != '\t') || c == 0x7f ? '?' : (char) c;
+	}
+	*q = '\0';
+	return out;
 }
 
 static bool

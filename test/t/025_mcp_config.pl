@@ -353,5 +353,20 @@ like($err, qr/^neon-ai-tools-mcp: request method=tools\/call tool=select_query r
 	'--log-format text on the command line overrides the file: text lines');
 unlike($err, qr/^\{/m, '... none of them JSON');
 
+# What a client sends and a message quotes (clientInfo, protocolVersion, a
+# cancelled request's id) cannot forge a text line: the lines after a
+# message's first begin with a tab, other control characters are '?'.
+my $forged = 'neon-ai-tools-mcp: request method=tools/call tool=forged';
+$input = $json->encode({ jsonrpc => '2.0', id => 1, method => 'initialize',
+		params => { protocolVersion => "2025-06-18\n$forged", capabilities => {},
+			clientInfo => { name => "tap\n$forged", version => "1\e[31m\r\n$forged" } } }) . "\n"
+  . $json->encode({ jsonrpc => '2.0', method => 'notifications/cancelled',
+		params => { requestId => "x\n$forged" } }) . "\n";
+($rc, $out, $err) = run_mcp([ '-v', '--log-format', 'text', $node->connstr('postgres') ], $input);
+is($rc, 0, 'stdio, text log, -v: exit code 0');
+unlike($err, qr/^\Q$forged\E/m, '... a client\'s text begins no line of its own');
+like($err, qr/^\t\Q$forged\E/m, '... it continues the message\'s line, after a tab');
+unlike($err, qr/[\x00-\x08\x0b-\x1f\x7f]/, '... no control character reaches the log');
+
 $node->stop;
 done_testing();
