@@ -15,6 +15,11 @@
  * Probes may come often and from several places (the orchestrator, a load
  * balancer): one check runs at a time, and a probe that arrived while one
  * ran takes its answer, so probes can never hold more than one connection.
+ * /ready needs no token, so a probe within REUSE_MS of the last check's
+ * end takes its answer too: a client looping on /ready cannot turn each
+ * of its requests into a statement of the database, nor keep a connection
+ * of the pool busy (a few checks a second at most; orchestrators probe
+ * every few seconds, and the answer is at most REUSE_MS old).
  *
  * IDENTIFICATION
  *	  src/mcp/ready.c
@@ -26,6 +31,9 @@
 #include <pthread.h>
 
 #include "conn.h"
+
+/* how long a check's answer is reused */
+#define REUSE_MS 250
 
 static bool check(int timeout_ms);
 static bool run_select(McpConn *conn, double deadline);
@@ -45,7 +53,7 @@ mcp_db_ready(int timeout_ms)
 	bool		ready;
 
 	pthread_mutex_lock(&lock);
-	if (finished >= arrived)
+	if (finished >= 0 && finished + REUSE_MS >= arrived)
 		ready = last;
 	else
 	{

@@ -113,6 +113,20 @@ $r = http_request("$main/ready", method => 'GET', headers => ['Host: probe.inter
 is($r->{status}, 200, 'main: /ready passes no Host check (orchestrators probe by address)');
 $r = get("$main/ready", Authorization => 'Bearer wrong');
 is($r->{status}, 200, 'main: /ready ignores a bad token');
+# /ready needs no token: a client that loops on it must not turn each
+# probe into a statement of the database (one check at most every 250 ms)
+my $commits = q{SELECT pg_stat_clear_snapshot(), sum(xact_commit) FROM pg_stat_database};
+my ($commits_before) = $node->safe_psql('postgres', $commits) =~ /(\d+)$/;
+my $probes = 0;
+for (my $until = time + 1; time < $until; $probes++)
+{
+	get("$main/ready");
+}
+sleep 2;						# backends report their counts when idle
+my ($commits_after) = $node->safe_psql('postgres', $commits) =~ /(\d+)$/;
+ok($commits_after - $commits_before < 20,
+	"$probes probes of /ready in 1 s ran " . ($commits_after - $commits_before)
+	  . ' transactions of the database (fewer than 20)');
 $r = get("$main/metrics");
 is($r->{status}, 404, 'main: no /metrics on the main listener');
 $r = get("$main/metrics", Authorization => "Bearer $token{agent_a}");
