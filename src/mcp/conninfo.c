@@ -224,7 +224,8 @@ mcp_conninfo_forget(void)
 }
 
 /*
- * Does conninfo carry a password (password=, or a URI's user:password@)?
+ * Does conninfo carry a password (password=, or a URI's user:password@)
+ * or an SSL key's passphrase (sslpassword=)?
  * A configuration file must not (options.c): it names a password file.
  * What libpq cannot parse carries none here; mcp_conninfo_configure says
  * what is wrong with it.
@@ -242,7 +243,8 @@ mcp_conninfo_has_password(const char *conninfo)
 	if (options == NULL)
 		return false;
 	for (opt = options; opt->keyword != NULL; opt++)
-		if (strcmp(opt->keyword, "password") == 0 && opt->val != NULL &&
+		if ((strcmp(opt->keyword, "password") == 0 ||
+			 strcmp(opt->keyword, "sslpassword") == 0) && opt->val != NULL &&
 			opt->val[0] != '\0')
 			found = true;
 	PQconninfoFree(options);

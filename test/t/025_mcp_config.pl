@@ -144,6 +144,9 @@ my @bad = (
 	[ 'a password in a URI',
 		"database = postgresql://app:s3cr3t-inline-value\@db/app\n",
 		qr/:1: invalid value .* for key "database": the connection string carries a password/ ],
+	[ 'an SSL key passphrase in the connection string',
+		"database = 'host=db sslkey=/k sslpassword=s3cr3t-inline-value'\n",
+		qr/:1: invalid value "host=db sslkey=\/k sslpassword=\*+" for key "database": the connection string carries a password/ ],
 );
 foreach my $case (@bad)
 {
