@@ -2,8 +2,10 @@
 # The version matrix: the README's commands run, as root, in fresh Debian
 # chroots made with debootstrap from Debian's own packages.
 #
-#   bookworm      PostgreSQL 15   scripts/demo.sh, then scripts/test.sh
-#   trixie        PostgreSQL 17   scripts/demo.sh, then scripts/test.sh
+#   bookworm      PostgreSQL 15   scripts/demo.sh, scripts/test.sh, then
+#                                 the Debian packages (pkg, below)
+#   trixie        PostgreSQL 17   scripts/demo.sh, scripts/test.sh, then
+#                                 the Debian packages (pkg)
 #   sid           PostgreSQL 18   scripts/test.sh, without the MCP program's
 #                                 and the client libraries' suites
 #                                 (MCP_SUITES, NODE_SUITES below)
@@ -17,7 +19,12 @@
 #                                 target: .ci/run names it, so that it runs
 #                                 beside the chroots)
 #
+# The pkg step (scripts/package-test.sh): dpkg-buildpackage and lintian in
+# the target's chroot, then apt-get install of the packages into a fresh
+# copy of its base, CREATE EXTENSION and the regression suite against them.
+#
 # Usage: scripts/matrix.sh [TARGET...]      (as root; default: the chroots)
+#        NAT_MATRIX_STEPS="pkg" scripts/matrix.sh bookworm   (some steps only)
 #
 # Each target gets a copy of a cached debootstrap base (no PostgreSQL in it:
 # the scripts install what they need, as on a new machine), the checkout's
@@ -86,8 +93,8 @@ target_spec() {
     PGV=""
     SKIP=""
     case $1 in
-        bookworm) SUITE=bookworm STEPS="demo test" ;;
-        trixie) SUITE=trixie STEPS="demo test" ;;
+        bookworm) SUITE=bookworm STEPS="demo test pkg" ;;
+        trixie) SUITE=trixie STEPS="demo test pkg" ;;
         sid) SUITE=sid STEPS="test" SKIP="$MCP_SUITES $NODE_SUITES" ;;
         experimental) SUITE=sid PGV=19 STEPS="test" ;;
         bullseye) SUITE=bullseye STEPS="unsupported" ;;
@@ -96,6 +103,8 @@ target_spec() {
         host) SUITE=host STEPS="citus" ;;
         *) echo "matrix: unknown target $1 (known: ${ALL_TARGETS[*]})" >&2; exit 2 ;;
     esac
+    # a run of some steps only, e.g. NAT_MATRIX_STEPS=pkg
+    STEPS=${NAT_MATRIX_STEPS:-$STEPS}
 }
 
 # --- the debootstrap base ---------------------------------------------------------
@@ -162,14 +171,22 @@ Pin: release a=experimental
 Pin-Priority: 600
 EOF
     fi
-    mkdir -p "$root/src"
+    copy_checkout "$root/src"
+    # test.sh copies its sources with git ls-files: give it a repository
+    if git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+        (cd "$root/src" && git init -q && git add -A >/dev/null 2>&1) || true
+    fi
+}
+
+# copy_checkout DIR: the checkout's files (tracked and new, not ignored:
+# no build products) into DIR
+copy_checkout() {
+    mkdir -p "$1"
     if git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
         git -C "$ROOT" ls-files -z --cached --others --exclude-standard |
-            tar -C "$ROOT" --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -C "$root/src" -xf -
-        # test.sh copies its sources with git ls-files: give it a repository
-        (cd "$root/src" && git init -q && git add -A >/dev/null 2>&1) || true
+            tar -C "$ROOT" --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -C "$1" -xf -
     else
-        cp -a "$ROOT/." "$root/src/"
+        cp -a "$ROOT/." "$1/"
     fi
 }
 
@@ -224,6 +241,25 @@ in_root() {
         ${PGV:+PGVERSION=$PGV} ${SKIP:+NAT_TEST_SKIP="$SKIP"} "$@"
 }
 
+# package_step ROOT: the Debian packages (scripts/package-test.sh): built
+# from a clean copy of the checkout in the target's chroot ROOT (which may
+# hold the earlier steps' build), then installed and tested in a fresh copy
+# of the base, which has none of the build dependencies.
+package_step() {
+    local root=$1 fresh=$1.pkg rc=0
+    copy_checkout "$root/build/neon-ai-tools"
+    in_root "$root" bash /src/scripts/package-test.sh build /build/neon-ai-tools || rc=$?
+    echo "== a fresh $SUITE chroot"
+    prepare_root "$NAME" "$fresh"
+    mkdir -p "$fresh/debs"
+    cp "$root"/build/*.deb "$fresh/debs/" 2>/dev/null || true
+    in_root "$fresh" bash /src/scripts/package-test.sh check /debs /src || rc=$?
+    if ! grep -q " $fresh/" /proc/mounts; then
+        rm -rf "$fresh"
+    fi
+    return "$rc"
+}
+
 # --- results ------------------------------------------------------------------------
 T_PASS=0
 T_FAIL=0
@@ -261,6 +297,7 @@ run_target() {
             */demo) in_root "$root" bash /src/scripts/demo.sh ;;
             */test) in_root "$root" bash /src/scripts/test.sh ;;
             */unsupported) in_root "$root" bash /src/scripts/test.sh ;;
+            */pkg) package_step "$root" ;;
         esac >"$log" 2>&1 </dev/null
         rc=$?
         set -e
@@ -270,6 +307,23 @@ run_target() {
         case $step in
             demo)
                 if [ "$rc" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); notes+=("demo exit $rc"); fi
+                ;;
+            pkg)
+                # two summaries: the build's and the fresh chroot's
+                last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" |
+                    awk '{ p += $1; f += $3 } END { if (NR) print p " " f }' || true)
+                if [ -n "$last" ]; then
+                    pass=$((pass + ${last% *}))
+                    fail=$((fail + ${last#* }))
+                fi
+                if [ "$rc" -ne 0 ] && { [ -z "$last" ] || [ "${last#* }" -eq 0 ]; }; then
+                    fail=$((fail + 1))
+                fi
+                if [ "$rc" -eq 0 ]; then
+                    notes+=("pkg $(($(date +%s) - step_start))s")
+                else
+                    notes+=("pkg exit $rc, $(($(date +%s) - step_start))s")
+                fi
                 ;;
             test | citus)
                 # the host's line names the Citus version it ran
