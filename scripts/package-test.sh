@@ -23,9 +23,8 @@
 # (Debian ships it there, /usr/lib/postgresql/NN/lib/pgxs/src/test/regress,
 # and postgresql-NN depends on it), called with the options the Makefile's
 # installcheck gives it: nothing beyond the packages' own dependencies is
-# installed, so a missing dependency shows.  The build runs without its
-# own tests (the nocheck profile): this check is that test, on the
-# installed package.
+# installed, so a missing dependency shows.  The build runs no tests of
+# its own (debian/rules): this check is the package's test.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -65,12 +64,12 @@ control_version() {
 }
 
 # --- build ---------------------------------------------------------------------
-# debian/control's Build-Depends (without the build-time tests' server),
-# and what dpkg-buildpackage and lintian need
+# debian/control's Build-Depends, and what dpkg-buildpackage and lintian
+# need
 build_deps() {
     apt_quiet update &&
-        apt_quiet install -y --no-install-recommends dpkg-dev fakeroot lintian &&
-        apt_quiet build-dep -y --no-install-recommends -P nocheck "$1"
+        apt_quiet install -y --no-install-recommends dpkg-dev lintian &&
+        apt_quiet build-dep -y --no-install-recommends "$1"
 }
 
 build() {
@@ -94,10 +93,9 @@ build() {
 
     echo "== dpkg-buildpackage -us -uc -b"
     start=$(date +%s)
-    # nocheck: the installed packages are tested in a fresh chroot instead;
-    # noautodbgsym: CI needs no debug symbols packages
-    if (cd "$src" && DEB_BUILD_OPTIONS="nocheck noautodbgsym parallel=2" \
-        dpkg-buildpackage -us -uc -b -Pnocheck >/tmp/package-test.build.log 2>&1); then
+    # the README's command; noautodbgsym: CI needs no debug symbols packages
+    if (cd "$src" && DEB_BUILD_OPTIONS="noautodbgsym parallel=2" \
+        dpkg-buildpackage -us -uc -b >/tmp/package-test.build.log 2>&1); then
         ok "dpkg-buildpackage -us -uc -b"
         grep -E '^(### |dpkg-deb: building)' /tmp/package-test.build.log || true
     else
