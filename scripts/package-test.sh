@@ -40,9 +40,11 @@ ok() {
     echo "ok - $1"
     PASS=$((PASS + 1))
 }
+FAILURES=()
 not_ok() {
     echo "not ok - $1"
     FAIL=$((FAIL + 1))
+    FAILURES+=("failed: pkg: $1")
 }
 # check WHAT CMD...: ok when CMD exits 0
 check() {
@@ -50,7 +52,10 @@ check() {
     shift
     if "$@"; then ok "$what"; else not_ok "$what"; fi
 }
+# what failed, by name (as test.sh prints it: .ci/run lists these lines),
+# then the count
 summary() {
+    [ "${#FAILURES[@]}" -eq 0 ] || printf '%s\n' "${FAILURES[@]}"
     echo "$PASS passed, $FAIL failed"
     [ "$FAIL" -eq 0 ]
 }
@@ -241,6 +246,9 @@ check_installed() {
     fi
     PASS=$((PASS + C_PASS))
     FAIL=$((FAIL + C_FAIL))
+    while IFS= read -r t; do
+        FAILURES+=("failed: pkg: regress: $t")
+    done < <(failed_results "$log")
     if [ "$C_FAIL" -gt 0 ] && [ -f "$CLUSTER/src/regression.diffs" ]; then
         echo "--- regression.diffs (first 200 lines)"
         head -n 200 "$CLUSTER/src/regression.diffs"
