@@ -274,7 +274,7 @@ add() {
 
 # run_target NAME: every step of the target; adds one summary line.
 run_target() {
-    local name=$1 root log pass=0 fail=0 notes=() step rc start secs last ver pgver=""
+    local name=$1 root log pass=0 fail=0 notes=() step step_start rc start secs last ver pgver=""
     target_spec "$name"
     root=$WORKDIR/$name
     log=$WORKDIR/$name.log
@@ -291,6 +291,7 @@ run_target() {
         fi
     fi
     for step in $STEPS; do
+        step_start=$(date +%s)
         set +e
         case $SUITE/$step in
             host/citus) bash "$ROOT/scripts/test-citus.sh" ;;
