@@ -3,7 +3,8 @@
 #     pgxn-meta-1.0.0.schema.json), and the schema refuses broken documents;
 #   - one version everywhere: the control file's default_version is
 #     META.json's, its extension's, the install script's, CHANGELOG.md's
-#     newest section's and neon-ai-tools-mcp --version's;
+#     newest section's, debian/changelog's upstream version and
+#     neon-ai-tools-mcp --version's;
 #   - every older install script has a chain of update scripts to it, and the
 #     released scripts are byte for byte as released (released.sha256);
 #   - make dist makes neon_ai_tools-VERSION.zip of exactly the tracked files,
@@ -81,6 +82,10 @@ is($meta->{prereqs}{runtime}{requires}{PostgreSQL}, '15.0.0', 'META.json require
 my $changelog = slurp("$root/CHANGELOG.md");
 my @sections = $changelog =~ /^## \[?(\d+(?:\.\d+)+)\]?/mg;
 is($sections[0], $version, "CHANGELOG.md's newest section is $version");
+# the Debian packages' upstream version (debian/changelog's newest entry,
+# "neon-ai-tools (X.Y.Z-N) ...")
+my ($debian) = slurp("$root/debian/changelog") =~ /\A\S+ \(([^)-]+)-[^)]+\)/;
+is($debian, $version, "debian/changelog's newest entry packages $version");
 
 opendir my $dh, "$root/sql" or die;
 my @scripts = grep { /^neon_ai_tools--.*\.sql$/ } readdir $dh;
