@@ -213,7 +213,7 @@ check_installed() {
         -c "SELECT extversion FROM pg_extension WHERE extname = 'neon_ai_tools'" \
         -c "SELECT jsonb_array_length(ai_tool_list())" \
         -c "SELECT ai_tool_call('list_tables')->>'success'" 2>&1) || true
-    echo "$out" | sed 's/^/   /'
+    echo "   ${out//$'\n'/$'\n'   }"
     if [ "$(echo "$out" | head -n 1)" = "$version" ] && [ "$(echo "$out" | sed -n 2p)" -gt 0 ] 2>/dev/null &&
         [ "$(echo "$out" | sed -n 3p)" = true ]; then
         ok "CREATE EXTENSION neon_ai_tools, ai_tool_list(), ai_tool_call('list_tables')"
