@@ -2,15 +2,18 @@
 # The version matrix: the README's commands run, as root, in fresh Debian
 # chroots made with debootstrap from Debian's own packages.
 #
-#   bookworm      PostgreSQL 15   scripts/demo.sh, scripts/test.sh, then
-#                                 the Debian packages (pkg, below)
-#   trixie        PostgreSQL 17   scripts/demo.sh, scripts/test.sh, then
-#                                 the Debian packages (pkg)
-#   sid           PostgreSQL 18   scripts/test.sh, without the MCP program's
-#                                 and the client libraries' suites
-#                                 (MCP_SUITES, NODE_SUITES below)
+#   bookworm      PostgreSQL 15   scripts/demo.sh, then scripts/test.sh
+#   bookworm-pkg  PostgreSQL 15   the Debian packages (pkg, below)
+#   trixie        PostgreSQL 17   scripts/test.sh, without the client
+#                                 libraries' suites (NODE_SUITES below)
+#   trixie-demo   PostgreSQL 17   scripts/demo.sh
+#   trixie-pkg    PostgreSQL 17   the Debian packages (pkg)
 #   experimental  PostgreSQL 19   sid plus experimental's postgresql-19:
-#                                 PGVERSION=19 scripts/test.sh
+#                                 PGVERSION=19 scripts/test.sh, without the
+#                                 MCP program's and the client libraries'
+#                                 suites (MCP_SUITES, NODE_SUITES)
+#   sid           PostgreSQL 18   scripts/test.sh: its SQL-visible suites
+#                                 (no TAP, no MCP_SUITES, no NODE_SUITES)
 #   bullseye      (PostgreSQL 13) unsupported: scripts/test.sh must stop at
 #                                 once with one line saying what is supported
 #   host          this machine, no chroot: scripts/test-citus.sh, the
@@ -49,7 +52,7 @@ MIRROR=${NAT_MIRROR:-http://deb.debian.org/debian}
 CACHE=${NAT_CACHE-/var/cache/neon_ai_tools}
 BASE_MAX_DAYS=${NAT_BASE_MAX_DAYS:-7}
 # the longest first, so that the two slots end close together
-ALL_TARGETS=(bookworm trixie experimental sid bullseye)
+ALL_TARGETS=(bookworm trixie experimental bookworm-pkg trixie-pkg trixie-demo sid bullseye)
 
 [ "$(id -u)" -eq 0 ] || { echo "matrix: run as root (debootstrap and chroot need it)" >&2; exit 2; }
 [ "$#" -gt 0 ] || set -- "${ALL_TARGETS[@]}"
@@ -79,24 +82,34 @@ trap 'exit 143' TERM
 
 # --- the targets ----------------------------------------------------------------
 # target_spec NAME: sets NAME, SUITE, PGV (empty: the distribution's), STEPS
-# The MCP program's suites (a PostgreSQL client: its token checks and its
-# TAP files) run on 15 (bookworm), 17 (trixie) and 19 (experimental, the newest
-# libpq), not again on sid's 18, which shares experimental's system.
+# CI's time is the sum of what its targets do, so each suite runs where it
+# can fail differently, not on every version:
+# - the MCP program's suites (a PostgreSQL client: its token checks and its
+#   TAP files) run on 15 (bookworm) and 17 (trixie): libpq is the only
+#   version-dependent part, and a newer libpq talks to every server;
 MCP_SUITES="mcpauth 004_mcp 005_mcp_sdk 013_mcp_pgbouncer 015_mcp_http 016_mcp_http_sdk 019_mcp_http_tenants 025_mcp_config 027_mcp_health_metrics"
-# ... nor the suites that check the extension's answers with the model
-# providers' client libraries (the catalog's formats, ai_tool_run's
-# messages): the same C code writes them on every version.
+# - the suites that check the extension's answers with the model providers'
+#   client libraries (the catalog's formats, ai_tool_run's messages) run on
+#   15 only: the same C code writes them on every version;
 NODE_SUITES="catalog run_types"
+# - sid's 18, between trixie's 17 and experimental's 19 (which run the TAP
+#   suites), runs the SQL-visible suites: pg_regress, envelope, release
+#   and readme.
+# The Debian packages (pkg) and trixie's demo are targets of their own, so
+# that the slots stay even.
 
 target_spec() {
     NAME=$1
     PGV=""
     SKIP=""
     case $1 in
-        bookworm) SUITE=bookworm STEPS="demo test pkg" ;;
-        trixie) SUITE=trixie STEPS="demo test pkg" ;;
-        sid) SUITE=sid STEPS="test" SKIP="$MCP_SUITES $NODE_SUITES" ;;
-        experimental) SUITE=sid PGV=19 STEPS="test" ;;
+        bookworm) SUITE=bookworm STEPS="demo test" ;;
+        bookworm-pkg) SUITE=bookworm STEPS="pkg" ;;
+        trixie) SUITE=trixie STEPS="test" SKIP="$NODE_SUITES" ;;
+        trixie-demo) SUITE=trixie STEPS="demo" ;;
+        trixie-pkg) SUITE=trixie STEPS="pkg" ;;
+        sid) SUITE=sid STEPS="test" SKIP="$MCP_SUITES $NODE_SUITES tap" ;;
+        experimental) SUITE=sid PGV=19 STEPS="test" SKIP="$MCP_SUITES $NODE_SUITES" ;;
         bullseye) SUITE=bullseye STEPS="unsupported" ;;
         # this machine itself, no chroot: the Citus suites
         # (scripts/test-citus.sh); .ci/run runs it beside the others
