@@ -342,9 +342,11 @@ $s = start_server([ '-v', '--auth-tokens', $tokens_file, '--pool-size', 4, '--ma
 	$r = http_post($s->{url}, $ping, "Mcp-Session-Id: $a_sids[-64]", "Authorization: Bearer $token{a}");
 	is($r->{status}, 200, "... its 64 newest work");
 
-	# more concurrent calls than --max-requests-per-token
+	# more concurrent calls than --max-requests-per-token; each call lasts
+	# 4 s so that the six overlap even when a loaded machine starts the
+	# curl processes seconds apart (1.5 s did not, once, in CI)
 	$v = start_victim($s);
-	my $sleep = stateless(1, 'tools/call', { name => 'execute_sql', arguments => { sql => 'SELECT pg_sleep(1.5)' } });
+	my $sleep = stateless(1, 'tools/call', { name => 'execute_sql', arguments => { sql => 'SELECT pg_sleep(4)' } });
 	my @outs;
 	my @hs = map {
 		my $o = '';
