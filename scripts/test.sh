@@ -160,12 +160,14 @@ done
 [ -z "${NAT_TEST_SKIP:-}" ] || SUMMARY+=("left out  $NAT_TEST_SKIP (NAT_TEST_SKIP)")
 shopt -u nullglob
 
-# (a) pg_regress against a scratch cluster.  TAP_TESTS= keeps PGXS's
-# installcheck from also running the TAP suite (it has its own step).
-if [ "${#regress_tests[@]}" -gt 0 ]; then
+# suite_on_cluster NAME FORMAT CMD...: run_suite on a scratch cluster of its
+# own, showing the end of the server log when the suite fails.
+suite_on_cluster() {
+    local rc=0
     nat_cluster_start postgres
-    if ! run_suite regress regress make installcheck TAP_TESTS= PG_CONFIG="$NAT_PG_CONFIG"; then
-        if [ -f "$WORK/regression.diffs" ]; then
+    run_suite "$@" || rc=$?
+    if [ "$rc" -ne 0 ]; then
+        if [ "$1" = regress ] && [ -f "$WORK/regression.diffs" ]; then
             echo "--- regression.diffs (first 200 lines)"
             head -200 "$WORK/regression.diffs"
         fi
@@ -174,6 +176,12 @@ if [ "${#regress_tests[@]}" -gt 0 ]; then
     fi
     nat_cluster_stop "$NAT_CLUSTER_DATA"
     unset PGHOST PGPORT PGUSER PGDATABASE
+}
+
+# (a) pg_regress against a scratch cluster.  TAP_TESTS= keeps PGXS's
+# installcheck from also running the TAP suite (it has its own step).
+if [ "${#regress_tests[@]}" -gt 0 ]; then
+    suite_on_cluster regress regress make installcheck TAP_TESTS= PG_CONFIG="$NAT_PG_CONFIG"
 fi
 
 # (a2) The response envelope (issue #5): real answers of every tool and of
@@ -181,13 +189,7 @@ fi
 # with ajv (npm ci, as the unprivileged user, inside run.sh).  Its own scratch
 # cluster: the script needs a superuser, postgres_fdw and dblink.
 if [ -f "$WORK/test/envelope/run.sh" ]; then
-    nat_cluster_start postgres
-    if ! run_suite envelope tap bash test/envelope/run.sh; then
-        echo "--- server log (last 40 lines)"
-        tail -40 "$NAT_CLUSTER_LOG" || true
-    fi
-    nat_cluster_stop "$NAT_CLUSTER_DATA"
-    unset PGHOST PGPORT PGUSER PGDATABASE
+    suite_on_cluster envelope tap bash test/envelope/run.sh
 fi
 
 # (a2b) The release (issue 33): META.json against the PGXN Meta Spec (the
@@ -203,13 +205,7 @@ fi
 # checked with the model providers' own client libraries (npm ci, as the
 # unprivileged user, inside run.sh), offline.
 if [ -f "$WORK/test/catalog/run.sh" ]; then
-    nat_cluster_start postgres
-    if ! run_suite catalog tap bash test/catalog/run.sh; then
-        echo "--- server log (last 40 lines)"
-        tail -40 "$NAT_CLUSTER_LOG" || true
-    fi
-    nat_cluster_stop "$NAT_CLUSTER_DATA"
-    unset PGHOST PGPORT PGUSER PGDATABASE
+    suite_on_cluster catalog tap bash test/catalog/run.sh
 fi
 
 # (a3b) The README cannot drift (issue 33): its runnable SQL examples run on
@@ -217,13 +213,7 @@ fi
 # fresh measurement (tokens with test/catalog's packages, installed above).
 # Its own scratch cluster: the examples create roles and use ALTER SYSTEM.
 if [ -f "$WORK/test/readme/run.sh" ]; then
-    nat_cluster_start postgres
-    if ! run_suite readme tap bash test/readme/run.sh; then
-        echo "--- server log (last 40 lines)"
-        tail -40 "$NAT_CLUSTER_LOG" || true
-    fi
-    nat_cluster_stop "$NAT_CLUSTER_DATA"
-    unset PGHOST PGPORT PGUSER PGDATABASE
+    suite_on_cluster readme tap bash test/readme/run.sh
 fi
 
 # (a4) The MCP program's bearer-token authentication (issue 16, item 3):
@@ -238,13 +228,7 @@ fi
 # types with TypeScript (npm ci, as the unprivileged user, inside run.sh),
 # offline.
 if [ -f "$WORK/test/run_types/run.sh" ]; then
-    nat_cluster_start postgres
-    if ! run_suite run_types tap bash test/run_types/run.sh; then
-        echo "--- server log (last 40 lines)"
-        tail -40 "$NAT_CLUSTER_LOG" || true
-    fi
-    nat_cluster_stop "$NAT_CLUSTER_DATA"
-    unset PGHOST PGPORT PGUSER PGDATABASE
+    suite_on_cluster run_types tap bash test/run_types/run.sh
 fi
 
 # (b) TAP: each script starts its own clusters.  Use the Makefile's
