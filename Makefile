@@ -12,9 +12,11 @@ EXTENSION = neon_ai_tools
 NAT_VERSION := $(shell sed -n "s/^default_version[[:space:]]*=[[:space:]]*'\([^']*\)'.*/\1/p" $(dir $(firstword $(MAKEFILE_LIST)))$(EXTENSION).control)
 
 MODULE_big = neon_ai_tools
-# src/core, src/sql, src/tools, src/answer (README, "Layout"); src/mcp is the
-# MCP program, built on its own below
-OBJS = $(patsubst %.c,%.o,$(wildcard $(addsuffix /*.c,src/core src/sql src/tools src/answer)))
+# The module's folders, bottom layer first: each uses only those before it
+# (README, "Layout"; scripts/layers.pl checks it).  src/mcp is the MCP
+# program, built on its own below.
+NAT_LAYERS = base registry plan tools answer run entry
+OBJS = $(patsubst %.c,%.o,$(wildcard $(patsubst %,src/%/*.c,$(NAT_LAYERS))))
 
 DATA = $(wildcard sql/$(EXTENSION)--*.sql)
 
@@ -80,11 +82,11 @@ clean-mcp:
 	$(MAKE) -C src/mcp clean PG_CONFIG=$(PG_CONFIG)
 
 # every object depends on the module's shared headers
-$(OBJS): $(wildcard src/*.h src/answer/*.h)
+$(OBJS): $(wildcard src/*.h $(patsubst %,src/%/*.h,$(NAT_LAYERS)))
 
 # The MCP catalog's outputSchema is the envelope schema, whose one copy is
 # test/envelope/response.schema.json: made into a C header at build time.
-src/core/registry.o src/core/registry.bc: src/envelope_schema.h
+src/registry/registry.o src/registry/registry.bc: src/envelope_schema.h
 src/envelope_schema.h: test/envelope/response.schema.json scripts/schema-header.pl
 	perl $(srcdir)/scripts/schema-header.pl $< > $@.tmp && mv $@.tmp $@
 EXTRA_CLEAN += src/envelope_schema.h

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Cost of applying a role's policy under SET ROLE (src/core/role_policy.c):
+# Cost of applying a role's policy under SET ROLE (src/run/role_policy.c):
 # microseconds of CPU per ai_tool_call() of the one-row select ("call"
 # workload of percall.sh) in a PL/pgSQL loop, with the installed build, as
 #
