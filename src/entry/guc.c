@@ -34,45 +34,12 @@
 #include "utils/guc.h"
 #include "utils/varlena.h"
 
-char	   *nat_enabled_tools = NULL;
-bool		nat_read_only = false;
-int			nat_row_limit = 1000;
-int			nat_max_rows = 10000;
-int			nat_max_response_bytes = 1024 * 1024;
-
 /*
  * max_response_bytes is capped well below jsonb's 256 MB limit: an answer
  * also holds its column header and envelope, and building one costs a few
  * times its size in memory.
  */
 #define NAT_MAX_RESPONSE_BYTES_CAP (16 * 1024 * 1024)
-int			nat_timeout_ms = 30000;
-int			nat_max_timeout_ms = 300000;
-int			nat_lock_timeout_ms = 5000;
-int			nat_max_tool_calls = 16;
-int			nat_run_timeout_ms = 0;
-int			nat_max_affected_rows = 1000;
-int			nat_require_ssl = NAT_REQUIRE_SSL_REMOTE;
-int			nat_audit = NAT_AUDIT_WRITES;
-bool		nat_audit_log_client = false;
-char	   *nat_read_only_allowed_functions = NULL;
-bool		nat_track_stats = true;
-int			nat_stats_max = 1000;
-
-/* in order of strictness: role_policy.c takes the later one */
-const struct config_enum_entry nat_require_ssl_options[] = {
-	{"off", NAT_REQUIRE_SSL_OFF, false},
-	{"remote", NAT_REQUIRE_SSL_REMOTE, false},
-	{"on", NAT_REQUIRE_SSL_ON, false},
-	{NULL, 0, false}
-};
-
-const struct config_enum_entry nat_audit_options[] = {
-	{"off", NAT_AUDIT_OFF, false},
-	{"writes", NAT_AUDIT_WRITES, false},
-	{"all", NAT_AUDIT_ALL, false},
-	{NULL, 0, false}
-};
 
 static bool check_enabled_tools(char **newval, void **extra, GucSource source);
 static bool check_allowed_functions(char **newval, void **extra, GucSource source);
@@ -368,36 +335,4 @@ check_enabled_tools(char **newval, void **extra, GucSource source)
 	if (!ok)
 		GUC_check_errdetail("List syntax is invalid.");
 	return ok;
-}
-
-/*
- * Is the tool in neon_ai_tools.enabled_tools?
- */
-bool
-nat_tool_enabled(const char *name)
-{
-	char	   *raw;
-	List	   *names;
-	ListCell   *lc;
-	bool		found = false;
-
-	if (nat_enabled_tools == NULL || strcmp(nat_enabled_tools, "*") == 0)
-		return true;
-
-	raw = pstrdup(nat_enabled_tools);
-	if (!SplitIdentifierString(raw, ',', &names))
-		return false;			/* cannot happen: the check hook parsed it */
-	foreach(lc, names)
-	{
-		const char *item = (const char *) lfirst(lc);
-
-		if (strcmp(item, "*") == 0 || strcmp(item, name) == 0)
-		{
-			found = true;
-			break;
-		}
-	}
-	list_free(names);
-	pfree(raw);
-	return found;
 }

@@ -26,27 +26,11 @@
 #include "token.h"
 #include "utils/guc.h"
 
-/* in order of strictness: role_policy.c takes the later one */
-const struct config_enum_entry nat_empty_hints_options[] = {
-	{"query", NAT_EMPTY_HINTS_QUERY, false},
-	{"stats", NAT_EMPTY_HINTS_STATS, false},
-	{"off", NAT_EMPTY_HINTS_OFF, false},
-	{NULL, 0, false}
-};
-
-int			nat_empty_hints = NAT_EMPTY_HINTS_QUERY;
-
 static const struct config_enum_entry format_options[] = {
 	{"json", NAT_FORMAT_JSON, false},
 	{"columnar", NAT_FORMAT_COLUMNAR, false},
 	{"csv", NAT_FORMAT_CSV, false},
 	{"markdown", NAT_FORMAT_MARKDOWN, false},
-	{NULL, 0, false}
-};
-
-const struct config_enum_entry nat_confirmation_options[] = {
-	{"flag", NAT_CONFIRMATION_FLAG, false},
-	{"token", NAT_CONFIRMATION_TOKEN, false},
 	{NULL, 0, false}
 };
 
