@@ -184,11 +184,12 @@ extern int	nat_memory_cap_kb(void);
 extern void nat_memory_check(void);
 extern void nat_memory_check_args(Size args_bytes);
 extern void nat_memory_limit_worker(int worker_cap_kb);
+extern struct ToolError *nat_memory_limit_error(void);
+pg_noreturn extern void nat_throw_memory_limit(const char *what) pg_attribute_noreturn();
 
 /* ---- in core/execute.c: the errors of the call's limits ---- */
 
 pg_noreturn extern void nat_throw_write_limit(int64 total, int64 limit) pg_attribute_noreturn();
-pg_noreturn extern void nat_throw_memory_limit(const char *what) pg_attribute_noreturn();
 
 /* ---- in core/guc_policy.c: the administrator's settings over startup options ---- */
 

@@ -413,3 +413,26 @@ nat_memory_check_args(Size args_bytes)
 										args_bytes, (long long) allowed,
 										nat_max_call_memory_kb));
 }
+
+/*
+ * resource_limit: the call went over neon_ai_tools.max_call_memory.
+ */
+ToolError *
+nat_memory_limit_error(void)
+{
+	ToolError  *err = nat_error(NAT_ERR_RESOURCE_LIMIT,
+								"the tool call used more memory than neon_ai_tools.max_call_memory (%d kB) allows and was stopped; nothing was changed",
+								nat_memory_cap_kb() > 0 ? nat_memory_cap_kb() : nat_max_call_memory_kb);
+
+	err->suggestion = pstrdup("Ask for less at once: fewer or smaller values, a narrower filter, fewer rows or joined tables. The limit is the server's (neon_ai_tools.max_call_memory).");
+	return err;
+}
+
+void
+nat_throw_memory_limit(const char *what)
+{
+	ToolError  *err = nat_memory_limit_error();
+
+	err->message = psprintf("%s; nothing was changed", what);
+	nat_throw(err);
+}

@@ -203,29 +203,6 @@ worker_write_limit_error(ErrorData *edata)
 }
 
 /*
- * resource_limit: the call went over neon_ai_tools.max_call_memory.
- */
-static ToolError *
-memory_limit_error(void)
-{
-	ToolError  *err = nat_error(NAT_ERR_RESOURCE_LIMIT,
-								"the tool call used more memory than neon_ai_tools.max_call_memory (%d kB) allows and was stopped; nothing was changed",
-								nat_memory_cap_kb() > 0 ? nat_memory_cap_kb() : nat_max_call_memory_kb);
-
-	err->suggestion = pstrdup("Ask for less at once: fewer or smaller values, a narrower filter, fewer rows or joined tables. The limit is the server's (neon_ai_tools.max_call_memory).");
-	return err;
-}
-
-void
-nat_throw_memory_limit(const char *what)
-{
-	ToolError  *err = memory_limit_error();
-
-	err->message = psprintf("%s; nothing was changed", what);
-	nat_throw(err);
-}
-
-/*
  * A value that did not convert to its column's type: an invalid_input
  * error naming the argument path, the column and the type, with
  * PostgreSQL's own message.  NULL if the error came from elsewhere.
@@ -471,7 +448,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 	if ((nat_memory_exceeded() ||
 		 (edata->sqlerrcode == ERRCODE_OUT_OF_MEMORY && nat_max_call_memory_kb > 0)) &&
 		!call->timed_out)
-		err = memory_limit_error();
+		err = nat_memory_limit_error();
 	if (err == NULL && edata->sqlerrcode == ERRCODE_NAT_WORKER_WRITE_LIMIT)
 		err = worker_write_limit_error(edata);
 	if (err == NULL && !call->timed_out)
