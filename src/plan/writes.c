@@ -73,20 +73,6 @@ nat_deparse_write_filter(StringInfo buf, ToolCall *call, ToolPlan *plan,
 }
 
 /*
- * The write cap of this call: max_affected if given, never above
- * neon_ai_tools.max_affected_rows (validation already refused more).
- */
-int64
-nat_effective_max_affected(ToolCall *call)
-{
-	const NatIntArg *max_affected = &NAT_COMMON(call)->max_affected;
-
-	return max_affected->given ?
-		Min(max_affected->value, (int64) nat_max_affected_rows) :
-		nat_max_affected_rows;
-}
-
-/*
  * Append " RETURNING <columns>" for the returning argument; none for an
  * empty list.  By default every column the caller may read: all of them
  * with SELECT on the table, the granted ones with column privileges
