@@ -71,7 +71,9 @@
 
 #include "access/htup_details.h"
 #include "access/parallel.h"
+#include "catalog/dependency.h"
 #include "catalog/pg_proc.h"
+#include "commands/extension.h"
 #include "neon_ai_tools.h"
 #include "nodes/parsenodes.h"
 #include "nodes/primnodes.h"
@@ -485,4 +487,14 @@ nat_citus_settings_check(void)
 				break;
 		}
 	}
+}
+
+/* is funcid a member of extension citus? */
+bool
+nat_citus_function(Oid funcid)
+{
+	Oid			citus = get_extension_oid("citus", true);
+
+	return OidIsValid(citus) &&
+		getExtensionOfObject(ProcedureRelationId, funcid) == citus;
 }

@@ -377,16 +377,6 @@ named_citus_shard_filter(Form_pg_proc proc)
 		strcmp(NameStr(proc->proname), CITUS_SHARD_FILTER) == 0;
 }
 
-/* is funcid a member of extension citus? */
-bool
-nat_citus_function(Oid funcid)
-{
-	Oid			citus = get_extension_oid("citus", true);
-
-	return OidIsValid(citus) &&
-		getExtensionOfObject(ProcedureRelationId, funcid) == citus;
-}
-
 /*
  * What a read-only call may make of a built-in function (OID below
  * FirstGenbkiObjectId: defined by pg_proc.dat, so its volatility never
