@@ -122,10 +122,12 @@ typedef struct ToolPlan
 	bool		multiple;		/* one result per statement in data */
 
 	/*
-	 * PLAN_ROWS: run when the query answered no rows, before the answer is
-	 * rendered (select_query: empty_hints.c's near values), or NULL.
+	 * PLAN_ROWS: when the query answers no rows, look for values close to
+	 * the filter's before the answer is rendered (select_query; run/
+	 * execute.c calls answer/empty_hints.c).  A flag, not a function the
+	 * planner picks: planners sit below the answer and do not name it.
 	 */
-	void		(*on_empty) (ToolCall *call, struct ToolPlan *plan);
+	bool		empty_hints;
 
 	List	   *answer_fields;	/* of AnswerField, the tool's own keys */
 	List	   *warnings;		/* of char *, the planner's sentences for the

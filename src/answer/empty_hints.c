@@ -1381,8 +1381,8 @@ read_values(ToolCall *call, HintFilter *f, HintColumn *col)
 }
 
 /*
- * nat_empty_result_hints(call, plan): the hook select_query sets
- * (ToolPlan.on_empty), run when its query answered no rows.  Adds to the
+ * nat_empty_result_hints(call, plan): run by execute.c when a plan that
+ * asks for it (ToolPlan.empty_hints: select_query's) answered no rows.  Adds to the
  * answer a warning sentence per value shown to match nothing that has
  * close values in its column, suggested_actions, and did_you_mean when
  * exactly one value is offered.

@@ -31,12 +31,6 @@
 #include "utils/memutils.h"
 #include "utils/numeric.h"
 
-const char *const nat_answer_format_names[] = {
-	"json", "columnar", "csv", "markdown", NULL
-};
-
-int			nat_default_format = NAT_FORMAT_JSON;
-
 /* what a text format loses, in the answer's "note" */
 #define CSV_NOTE \
 	"csv: the first line names the columns; NULL is an empty unquoted field and an empty string is \"\"; " \

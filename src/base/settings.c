@@ -17,6 +17,7 @@
  */
 #include "postgres.h"
 
+#include "formats.h"
 #include "neon_ai_tools.h"
 #include "token.h"
 #include "utils/guc.h"
@@ -71,6 +72,13 @@ const struct config_enum_entry nat_confirmation_options[] = {
 	{"token", NAT_CONFIRMATION_TOKEN, false},
 	{NULL, 0, false}
 };
+
+/* the answer's row formats (answer/formats.c), in NatFormat order */
+const char *const nat_answer_format_names[] = {
+	"json", "columnar", "csv", "markdown", NULL
+};
+
+int			nat_default_format = NAT_FORMAT_JSON;
 
 /*
  * Is the tool in neon_ai_tools.enabled_tools?

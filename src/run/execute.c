@@ -863,8 +863,8 @@ nat_run_plan(ToolCall *call, ToolPlan *plan)
 			call->query = MemoryContextStrdup(call->cxt, plan->sql);
 			(void) execute_statement(call, plan->sql, &plan->params, true, -1,
 									 plan->caps, 0, &result.rows);
-			if (plan->on_empty && result.rows.received == 0)
-				plan->on_empty(call, plan);
+			if (plan->empty_hints && result.rows.received == 0)
+				nat_empty_result_hints(call, plan);
 			break;
 		case PLAN_WRITE:
 			call->query = MemoryContextStrdup(call->cxt, plan->sql);

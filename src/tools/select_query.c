@@ -424,7 +424,7 @@ select_query(ToolCall *call, const void *targs, ToolPlan *plan)
 	 * close to the filter's that the column holds (empty_hints.c).
 	 */
 	if (where && offset == 0 && !(call->cont && call->cont->given))
-		plan->on_empty = nat_empty_result_hints;
+		plan->empty_hints = true;
 
 	plan->run = PLAN_ROWS;
 	plan->sql = sql.data;
