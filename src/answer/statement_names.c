@@ -50,8 +50,6 @@
 
 /* tables of one statement that are looked at, at most */
 #define STATEMENT_TABLES_MAX	16
-/* columns listed when none is close to the missing one, at most */
-#define LISTED_COLUMNS_MAX		30
 
 static bool
 collect_relations(Node *node, List **relids)
@@ -150,27 +148,6 @@ name_in_message(const char *message, const char *word)
 	if (name[0] != '\0' && name[strlen(name) - 1] == '"')
 		name[strlen(name) - 1] = '\0';
 	return name[0] ? name : NULL;
-}
-
-/*
- * "a, b, c" of the columns of relid the role may read, or NULL if it may
- * read none or too many to list.
- */
-char *
-nat_readable_column_list(Oid relid)
-{
-	int			omitted;
-	List	   *attnums = nat_readable_columns(relid, &omitted);
-	StringInfoData buf;
-	ListCell   *lc;
-
-	if (attnums == NIL || list_length(attnums) > LISTED_COLUMNS_MAX)
-		return NULL;
-	initStringInfo(&buf);
-	foreach(lc, attnums)
-		appendStringInfo(&buf, "%s%s", buf.len ? ", " : "",
-						 quote_identifier(get_attname(relid, lfirst_int(lc), false)));
-	return buf.data;
 }
 
 /*

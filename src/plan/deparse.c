@@ -365,3 +365,27 @@ nat_deparse_limit_offset(StringInfo buf, QueryParams *params, int64 max_rows,
 											  Int64GetDatum(offset), false));
 	}
 }
+
+/* columns listed when none is close to a missing one, at most */
+#define LISTED_COLUMNS_MAX		30
+
+/*
+ * "a, b, c" of the columns of relid the role may read, or NULL if it may
+ * read none or too many to list.
+ */
+char *
+nat_readable_column_list(Oid relid)
+{
+	int			omitted;
+	List	   *attnums = nat_readable_columns(relid, &omitted);
+	StringInfoData buf;
+	ListCell   *lc;
+
+	if (attnums == NIL || list_length(attnums) > LISTED_COLUMNS_MAX)
+		return NULL;
+	initStringInfo(&buf);
+	foreach(lc, attnums)
+		appendStringInfo(&buf, "%s%s", buf.len ? ", " : "",
+						 quote_identifier(get_attname(relid, lfirst_int(lc), false)));
+	return buf.data;
+}
