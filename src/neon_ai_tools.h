@@ -385,6 +385,9 @@ typedef struct ToolDef
 } ToolDef;
 
 extern const ToolDef *nat_find_tool(const char *name);
+extern void nat_register_tools(const ToolDef *const *tools, int ntools,
+							   ToolPlanner custom_tool_planner);
+extern ToolPlanner nat_custom_tool_planner(void);
 extern const ToolDef *nat_builtin_tool(const char *name);
 extern Jsonb *nat_tool_entry(const ToolDef *tool, const char *format);
 extern bool nat_tool_available(const ToolDef *tool);
@@ -433,7 +436,19 @@ extern void nat_drop_tool(const char *name, bool if_exists);
 
 extern Jsonb *nat_run_model_response(Jsonb *response, Jsonb *options);
 
-/* ---- in tools/custom_tool.c: a stored definition as a tool ---- */
+/* ---- in registry/custom_tools.c: a stored definition as a tool ---- */
+
+/* a custom tool: the ToolDef first, so that a ToolDef * can be cast back */
+typedef struct CustomTool
+{
+	ToolDef		def;
+	const char *sql;
+	const char **type_names;	/* of each parameter, schema-qualified */
+	JsonbValue **defaults;		/* of each parameter, or NULL */
+} CustomTool;
+
+/* the decoded arguments: CommonArgs, then one value a parameter */
+#define CUSTOM_ARG_OFFSET(i) (sizeof(CommonArgs) + (i) * sizeof(JsonbValue *))
 
 extern const ToolDef *nat_custom_tool(const CustomToolRow *row);
 extern const ToolDef *nat_find_custom_tool(const char *name);
@@ -1052,5 +1067,13 @@ extern const ToolDef nat_tool_describe_table;
 extern void nat_append_estimated_rows(StringInfo sql);
 extern void nat_validate_columns(JsonbValue *value, const char *path);
 extern void nat_validate_order_by(JsonbValue *value, const char *path);
+
+/* in tools/tool_list.c: the built-in tools, in catalog order */
+extern const ToolDef *const nat_builtin_tools[];
+extern const int nat_builtin_tool_count;
+
+/* in tools/custom_tool.c: the planner of every custom tool */
+extern void nat_plan_custom_tool(struct ToolCall *call, const void *targs,
+								 struct ToolPlan *plan);
 
 #endif							/* NEON_AI_TOOLS_H */

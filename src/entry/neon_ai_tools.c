@@ -38,12 +38,15 @@ PG_FUNCTION_INFO_V1(ai_tool_drop);
 PG_FUNCTION_INFO_V1(ai_tool_run);
 
 /*
- * Module load: define the settings, install the hooks that guard calls;
- * from shared_preload_libraries, reserve the statistics' shared memory.
+ * Module load: register the tools, define the settings, install the hooks
+ * that guard calls; from shared_preload_libraries, reserve the statistics'
+ * shared memory.
  */
 void
 _PG_init(void)
 {
+	nat_register_tools(nat_builtin_tools, nat_builtin_tool_count,
+					   nat_plan_custom_tool);
 	nat_define_settings();
 	nat_guard_install();
 	nat_stats_install();

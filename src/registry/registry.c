@@ -27,17 +27,31 @@
 #include "utils/json.h"
 #include "utils/jsonb.h"
 
-/* every tool, in catalog order */
-static const ToolDef *const all_tools[] = {
-	&nat_tool_select_query,
-	&nat_tool_insert_data,
-	&nat_tool_update_data,
-	&nat_tool_delete_data,
-	&nat_tool_execute_sql,
-	&nat_tool_explain_query,
-	&nat_tool_list_tables,
-	&nat_tool_describe_table,
-};
+/*
+ * The built-in tools, in catalog order, and the custom tools' planner: the
+ * tools/ layer above defines them and the module registers them at load
+ * (entry/neon_ai_tools.c), so this table names no planner itself.
+ */
+static const ToolDef *const *builtin_tools = NULL;
+static int	n_builtin_tools = 0;
+static ToolPlanner custom_planner = NULL;
+
+void
+nat_register_tools(const ToolDef *const *tools, int ntools,
+				   ToolPlanner custom_tool_planner)
+{
+	builtin_tools = tools;
+	n_builtin_tools = ntools;
+	custom_planner = custom_tool_planner;
+}
+
+/* the planner of every custom tool (custom_tools.c) */
+ToolPlanner
+nat_custom_tool_planner(void)
+{
+	Assert(custom_planner != NULL);
+	return custom_planner;
+}
 
 /*
  * The built-in tool called name, or NULL.
@@ -47,10 +61,10 @@ nat_builtin_tool(const char *name)
 {
 	int			i;
 
-	for (i = 0; i < lengthof(all_tools); i++)
+	for (i = 0; i < n_builtin_tools; i++)
 	{
-		if (strcmp(all_tools[i]->name, name) == 0)
-			return all_tools[i];
+		if (strcmp(builtin_tools[i]->name, name) == 0)
+			return builtin_tools[i];
 	}
 	return NULL;
 }
@@ -78,8 +92,8 @@ every_tool(void)
 
 	ListCell   *lc;
 
-	for (i = 0; i < lengthof(all_tools); i++)
-		tools = lappend(tools, (void *) all_tools[i]);
+	for (i = 0; i < n_builtin_tools; i++)
+		tools = lappend(tools, (void *) builtin_tools[i]);
 	/* a custom tool named like a built-in of a later version is shadowed */
 	foreach(lc, nat_custom_tools())
 		if (nat_builtin_tool(((const ToolDef *) lfirst(lc))->name) == NULL)
