@@ -387,7 +387,6 @@ typedef struct ToolDef
 extern const ToolDef *nat_find_tool(const char *name);
 extern void nat_register_tools(const ToolDef *const *tools, int ntools,
 							   ToolPlanner custom_tool_planner);
-extern ToolPlanner nat_custom_tool_planner(void);
 extern const ToolDef *nat_builtin_tool(const char *name);
 extern Jsonb *nat_tool_entry(const ToolDef *tool, const char *format);
 extern bool nat_tool_available(const ToolDef *tool);
@@ -450,6 +449,7 @@ typedef struct CustomTool
 /* the decoded arguments: CommonArgs, then one value a parameter */
 #define CUSTOM_ARG_OFFSET(i) (sizeof(CommonArgs) + (i) * sizeof(JsonbValue *))
 
+extern void nat_register_custom_planner(ToolPlanner planner);
 extern const ToolDef *nat_custom_tool(const CustomToolRow *row);
 extern const ToolDef *nat_find_custom_tool(const char *name);
 extern List *nat_custom_tools(void);

@@ -933,3 +933,80 @@ nat_resolve_call_table(ToolCall *call)
 		nat_table_cache_store(name, relid, call->table);
 	return relid;
 }
+
+/*
+ * The columns "*" stands for in relid: every column not dropped, in order
+ * (attribute numbers, int).
+ */
+List *
+nat_relation_columns(Oid relid)
+{
+	Relation	rel = relation_open(relid, AccessShareLock);
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	List	   *attnums = NIL;
+	int			i;
+
+	for (i = 0; i < tupdesc->natts; i++)
+		if (!TupleDescAttr(tupdesc, i)->attisdropped)
+			attnums = lappend_int(attnums, TupleDescAttr(tupdesc, i)->attnum);
+	relation_close(rel, AccessShareLock);
+	return attnums;
+}
+
+/*
+ * The columns of relid the role may read (attribute numbers, int), in
+ * order: every column with SELECT on the table, else those it was
+ * granted SELECT on.  *omitted is set to how many it may not read.
+ */
+List *
+nat_readable_columns(Oid relid, int *omitted)
+{
+	Relation	rel;
+	TupleDesc	tupdesc;
+	List	   *attnums = NIL;
+	int			i;
+
+	*omitted = 0;
+	if (pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) == ACLCHECK_OK)
+		return nat_relation_columns(relid);
+
+	rel = relation_open(relid, AccessShareLock);
+	tupdesc = RelationGetDescr(rel);
+	for (i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+
+		if (att->attisdropped)
+			continue;
+		if (pg_attribute_aclcheck(relid, att->attnum, GetUserId(), ACL_SELECT) == ACLCHECK_OK)
+			attnums = lappend_int(attnums, att->attnum);
+		else
+			(*omitted)++;
+	}
+	relation_close(rel, AccessShareLock);
+	return attnums;
+}
+
+/* columns listed when none is close to a missing one, at most */
+#define LISTED_COLUMNS_MAX		30
+
+/*
+ * "a, b, c" of the columns of relid the role may read, or NULL if it may
+ * read none or too many to list.
+ */
+char *
+nat_readable_column_list(Oid relid)
+{
+	int			omitted;
+	List	   *attnums = nat_readable_columns(relid, &omitted);
+	StringInfoData buf;
+	ListCell   *lc;
+
+	if (attnums == NIL || list_length(attnums) > LISTED_COLUMNS_MAX)
+		return NULL;
+	initStringInfo(&buf);
+	foreach(lc, attnums)
+		appendStringInfo(&buf, "%s%s", buf.len ? ", " : "",
+						 quote_identifier(get_attname(relid, lfirst_int(lc), false)));
+	return buf.data;
+}

@@ -75,60 +75,6 @@ nat_json_value_text(JsonbValue *value)
 }
 
 /*
- * The edit distance between two names, or more than max when it is past
- * max: Levenshtein's, except that two neighbouring letters swapped
- * ("stauts", "lenght"), the commonest typo, count as one edit.
- */
-int
-nat_name_distance(const char *a, int alen, const char *b, int blen, int max)
-{
-	if (alen == blen && alen >= 2)
-	{
-		int			first = -1;
-		int			ndiff = 0;
-		int			i;
-
-		for (i = 0; i < alen && ndiff <= 2; i++)
-			if (a[i] != b[i] && ndiff++ == 0)
-				first = i;
-		if (ndiff == 2 && first + 1 < alen &&
-			a[first] == b[first + 1] && a[first + 1] == b[first])
-			return 1;
-	}
-	return varstr_levenshtein_less_equal(a, alen, b, blen, 1, 1, 1, max, true);
-}
-
-/*
- * The candidate closest to word, if close enough to be a likely misspelling
- * (at most half of its characters differ), else NULL.
- */
-const char *
-nat_closest_word(const char *word, const char *const *candidates, int ncandidates)
-{
-	const char *best = NULL;
-	int			bestd;
-	int			i;
-	int			wlen = strlen(word);
-
-	bestd = Max(1, wlen / 2) + 1;
-	for (i = 0; i < ncandidates; i++)
-	{
-		int			d;
-
-		if (wlen > NAMEDATALEN * 4)
-			break;
-		d = nat_name_distance(word, wlen, candidates[i],
-							  strlen(candidates[i]), bestd - 1);
-		if (d < bestd)
-		{
-			bestd = d;
-			best = candidates[i];
-		}
-	}
-	return best;
-}
-
-/*
  * An integer value of a JSON number, or false if it has a fraction or does
  * not fit in 64 bits.
  */

@@ -23,6 +23,15 @@
 #include "utils/jsonb.h"
 
 
+/* the planner of every custom tool: tools/custom_tool.c's, registered */
+static ToolPlanner custom_planner = NULL;
+
+void
+nat_register_custom_planner(ToolPlanner planner)
+{
+	custom_planner = planner;
+}
+
 /*
  * A member of a jsonb object, or NULL.
  */
@@ -230,7 +239,8 @@ nat_custom_tool(const CustomToolRow *row)
 	tool->def.writes = !row->read_only;
 	tool->def.destructive = member_bool(options, "destructive", !row->read_only);
 	tool->def.idempotent = member_bool(options, "idempotent", row->read_only);
-	tool->def.plan = nat_custom_tool_planner();
+	Assert(custom_planner != NULL);
+	tool->def.plan = custom_planner;
 	tool->def.custom = true;
 	if (member_int(options, "max_rows", &n))
 		tool->def.max_rows = (int) n;

@@ -34,7 +34,6 @@
  */
 static const ToolDef *const *builtin_tools = NULL;
 static int	n_builtin_tools = 0;
-static ToolPlanner custom_planner = NULL;
 
 void
 nat_register_tools(const ToolDef *const *tools, int ntools,
@@ -42,15 +41,7 @@ nat_register_tools(const ToolDef *const *tools, int ntools,
 {
 	builtin_tools = tools;
 	n_builtin_tools = ntools;
-	custom_planner = custom_tool_planner;
-}
-
-/* the planner of every custom tool (custom_tools.c) */
-ToolPlanner
-nat_custom_tool_planner(void)
-{
-	Assert(custom_planner != NULL);
-	return custom_planner;
+	nat_register_custom_planner(custom_tool_planner);
 }
 
 /*
