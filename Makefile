@@ -82,14 +82,14 @@ clean-mcp:
 	$(MAKE) -C src/mcp clean PG_CONFIG=$(PG_CONFIG)
 
 # every object depends on the module's shared headers
-$(OBJS): $(wildcard src/*.h $(patsubst %,src/%/*.h,$(NAT_LAYERS)))
+$(OBJS): $(wildcard $(patsubst %,src/%/*.h,$(NAT_LAYERS)))
 
 # The MCP catalog's outputSchema is the envelope schema, whose one copy is
 # test/envelope/response.schema.json: made into a C header at build time.
-src/registry/registry.o src/registry/registry.bc: src/envelope_schema.h
-src/envelope_schema.h: test/envelope/response.schema.json scripts/schema-header.pl
+src/registry/registry.o src/registry/registry.bc: src/registry/envelope_schema.h
+src/registry/envelope_schema.h: test/envelope/response.schema.json scripts/schema-header.pl
 	perl $(srcdir)/scripts/schema-header.pl $< > $@.tmp && mv $@.tmp $@
-EXTRA_CLEAN += src/envelope_schema.h
+EXTRA_CLEAN += src/registry/envelope_schema.h
 
 # pgindent, as PostgreSQL indents its own sources, with PostgreSQL's
 # typedefs (`pg_config --sharedir`/typedefs.list) and ours (typedefs.list,
@@ -103,7 +103,7 @@ EXTRA_CLEAN += src/envelope_schema.h
 PGINDENT ?= $(shell $(PG_CONFIG) --bindir)/pgindent
 PG_BSD_INDENT ?= $(shell $(PG_CONFIG) --bindir)/pg_bsd_indent
 PG_TYPEDEFS ?= $(shell $(PG_CONFIG) --sharedir)/typedefs.list
-PGINDENT_FILES = $(filter-out %/envelope_schema.h,$(sort $(wildcard $(srcdir)/src/*.[ch] $(srcdir)/src/*/*.[ch])))
+PGINDENT_FILES = $(filter-out %/envelope_schema.h,$(sort $(wildcard $(srcdir)/src/*/*.[ch] $(srcdir)/src/mcp/*/*.[ch])))
 
 .PHONY: pgindent
 pgindent:

@@ -6,7 +6,7 @@
 # (every tool carries a copy, and an MCP client compiles each: one $id
 # would collide; 2020-12 is MCP's default dialect).
 #
-# Usage: perl scripts/schema-header.pl SCHEMA.json > src/envelope_schema.h
+# Usage: perl scripts/schema-header.pl SCHEMA.json > src/registry/envelope_schema.h
 use strict;
 use warnings;
 use JSON::PP;

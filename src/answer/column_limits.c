@@ -30,7 +30,7 @@
 #include "catalog/pg_attrdef.h"
 #include "catalog/pg_attribute.h"
 #include "catalog/pg_type.h"
-#include "neon_ai_tools.h"
+#include "answer/answer.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"

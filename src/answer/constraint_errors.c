@@ -44,7 +44,7 @@
 #include "catalog/pg_constraint.h"
 #include "catalog/pg_index.h"
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "answer/answer.h"
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"

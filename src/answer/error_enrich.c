@@ -42,7 +42,7 @@
  */
 #include "postgres.h"
 
-#include "neon_ai_tools.h"
+#include "answer/answer.h"
 #include "utils/elog.h"
 #include "utils/timestamp.h"
 

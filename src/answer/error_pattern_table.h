@@ -19,7 +19,7 @@
 #ifndef NAT_ERROR_PATTERN_TABLE_H
 #define NAT_ERROR_PATTERN_TABLE_H
 
-#include "neon_ai_tools.h"		/* NatErrorKind */
+#include "base/base.h"		/* NatErrorKind */
 
 /* which database's wording a pattern or a code comes from */
 typedef enum Dialect

@@ -53,7 +53,7 @@
 #include "catalog/pg_collation.h"
 #include "error_pattern_table.h"
 #include "mb/pg_wchar.h"
-#include "neon_ai_tools.h"
+#include "answer/answer.h"
 #include "regex/regex.h"
 #include "utils/formatting.h"
 #include "utils/memutils.h"

@@ -26,7 +26,7 @@
  */
 #include "postgres.h"
 
-#include "formats.h"
+#include "answer/formats.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/numeric.h"

@@ -28,9 +28,9 @@
  */
 #include "postgres.h"
 
-#include "neon_ai_tools.h"
+#include "answer/answer.h"
 #include "parser/scansup.h"
-#include "plan.h"
+#include "plan/tool_plan.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 

@@ -34,7 +34,7 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_attribute.h"
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "answer/answer.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"

@@ -40,11 +40,11 @@
  */
 #include "postgres.h"
 
-#include "continuation.h"
+#include "plan/continuation.h"
 #include "executor/tuptable.h"
-#include "formats.h"
+#include "answer/formats.h"
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "answer/answer.h"
 #include "tcop/dest.h"
 #include "utils/datum.h"
 #include "utils/memutils.h"

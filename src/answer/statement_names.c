@@ -36,7 +36,7 @@
 #include "common/keywords.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "answer/answer.h"
 #include "nodes/nodeFuncs.h"
 #include "parser/parser.h"
 #include "utils/acl.h"

@@ -33,7 +33,7 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
-#include "neon_ai_tools.h"
+#include "answer/answer.h"
 #include "parser/parse_type.h"
 #include "utils/builtins.h"
 #include "utils/formatting.h"

@@ -31,7 +31,7 @@
 #include "catalog/pg_enum.h"
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "answer/answer.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/json.h"

@@ -29,7 +29,7 @@
 #include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "answer/answer.h"
 #include "utils/builtins.h"
 #include "utils/datetime.h"
 #include "utils/formatting.h"

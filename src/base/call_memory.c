@@ -54,7 +54,7 @@
 #include <unistd.h>
 
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "base/base.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "tcop/tcopprot.h"

@@ -43,7 +43,7 @@
 #include "postgres.h"
 
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "base/base.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "utils/timeout.h"

@@ -20,7 +20,7 @@
 #include "postgres.h"
 
 #include "mb/pg_wchar.h"
-#include "neon_ai_tools.h"
+#include "base/base.h"
 #include "utils/builtins.h"
 #include "utils/json.h"
 #include "utils/lsyscache.h"

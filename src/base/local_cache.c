@@ -22,7 +22,7 @@
 #include "postgres.h"
 
 #include "catalog/namespace.h"
-#include "neon_ai_tools.h"
+#include "base/base.h"
 #include "utils/builtins.h"
 #include "utils/inval.h"
 #include "utils/memutils.h"

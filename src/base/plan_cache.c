@@ -58,7 +58,7 @@
 #include "executor/spi_priv.h"
 #include "funcapi.h"
 #include "lib/ilist.h"
-#include "neon_ai_tools.h"
+#include "base/base.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
 #include "utils/plancache.h"

@@ -17,9 +17,7 @@
  */
 #include "postgres.h"
 
-#include "formats.h"
-#include "neon_ai_tools.h"
-#include "token.h"
+#include "base/base.h"
 #include "utils/guc.h"
 #include "utils/varlena.h"
 

@@ -28,7 +28,7 @@
 #include "postgres.h"
 
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "base/base.h"
 #include "storage/sinval.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"

@@ -29,7 +29,7 @@
 #include <limits.h>
 
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "entry/entry.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/varlena.h"

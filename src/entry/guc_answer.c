@@ -21,9 +21,9 @@
 
 #include <limits.h>
 
-#include "formats.h"
-#include "neon_ai_tools.h"
-#include "token.h"
+#include "answer/formats.h"
+#include "entry/entry.h"
+#include "plan/token.h"
 #include "utils/guc.h"
 
 static const struct config_enum_entry format_options[] = {

@@ -20,7 +20,7 @@
 #include "access/detoast.h"
 #include "fmgr.h"
 #include "mb/pg_wchar.h"
-#include "neon_ai_tools.h"
+#include "entry/entry.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 

@@ -37,7 +37,7 @@
 #include "commands/comment.h"
 #include "funcapi.h"
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "entry/entry.h"
 #include "nodes/nodeFuncs.h"
 #include "parser/analyze.h"
 #include "parser/parse_type.h"

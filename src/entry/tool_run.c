@@ -50,7 +50,7 @@
 #include "postgres.h"
 
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "entry/entry.h"
 #include "portability/instr_time.h"
 #include "utils/builtins.h"
 #include "utils/json.h"

@@ -40,7 +40,7 @@
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
 #include "executor/spi.h"
-#include "neon_ai_tools.h"
+#include "plan/plan.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 

@@ -74,7 +74,7 @@
 #include "catalog/dependency.h"
 #include "catalog/pg_proc.h"
 #include "commands/extension.h"
-#include "neon_ai_tools.h"
+#include "plan/plan.h"
 #include "nodes/parsenodes.h"
 #include "nodes/primnodes.h"
 #include "utils/array.h"

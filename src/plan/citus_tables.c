@@ -32,7 +32,7 @@
 #include "catalog/pg_class.h"
 #include "catalog/pg_namespace.h"
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "plan/plan.h"
 #include "nodes/nodeFuncs.h"
 #include "rewrite/rewriteHandler.h"
 #include "utils/fmgroids.h"

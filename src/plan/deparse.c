@@ -22,7 +22,7 @@
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
-#include "neon_ai_tools.h"
+#include "plan/plan.h"
 #include "parser/parse_oper.h"
 #include "miscadmin.h"
 #include "utils/acl.h"

@@ -31,7 +31,7 @@
 #include "catalog/pg_class.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "plan/plan.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "parser/scansup.h"

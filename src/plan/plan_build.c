@@ -15,8 +15,8 @@
  */
 #include "postgres.h"
 
-#include "neon_ai_tools.h"
-#include "plan.h"
+#include "plan/plan.h"
+#include "plan/tool_plan.h"
 
 /*
  * Effective row caps: the limit argument, or neon_ai_tools.row_limit,

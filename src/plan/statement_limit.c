@@ -41,7 +41,7 @@
 #include "postgres.h"
 
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "plan/plan.h"
 #include "nodes/nodeFuncs.h"
 
 /*

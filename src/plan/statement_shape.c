@@ -22,7 +22,7 @@
 #include "postgres.h"
 
 #include "catalog/namespace.h"
-#include "neon_ai_tools.h"
+#include "plan/plan.h"
 #include "nodes/nodeFuncs.h"
 
 /*

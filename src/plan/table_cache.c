@@ -37,7 +37,7 @@
 
 #include "common/hashfn.h"
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "plan/plan.h"
 #include "utils/syscache.h"
 
 #define TABLE_CACHE_MAX 256

@@ -18,7 +18,7 @@
 
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "plan/plan.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"

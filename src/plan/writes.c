@@ -16,8 +16,8 @@
  */
 #include "postgres.h"
 
-#include "neon_ai_tools.h"
-#include "plan.h"
+#include "plan/plan.h"
+#include "plan/tool_plan.h"
 
 /*
  * Is the where argument a real filter?  Absent, null and {} are not.

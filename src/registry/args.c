@@ -19,7 +19,7 @@
 
 #include "access/htup_details.h"
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "registry/registry.h"
 #include "utils/builtins.h"
 #include "utils/numeric.h"
 #include "utils/varlena.h"

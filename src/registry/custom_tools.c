@@ -18,7 +18,7 @@
  */
 #include "postgres.h"
 
-#include "neon_ai_tools.h"
+#include "registry/registry.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 

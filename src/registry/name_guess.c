@@ -33,7 +33,7 @@
  */
 #include "postgres.h"
 
-#include "neon_ai_tools.h"
+#include "registry/registry.h"
 #include "utils/varlena.h"
 
 /*

@@ -22,7 +22,7 @@
 
 #include "access/xlog.h"
 #include "envelope_schema.h"
-#include "neon_ai_tools.h"
+#include "registry/registry.h"
 #include "utils/builtins.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"

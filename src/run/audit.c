@@ -31,7 +31,7 @@
 
 #include "commands/dbcommands.h"
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "run/run.h"
 #include "parser/scanner.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"

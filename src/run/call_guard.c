@@ -109,7 +109,7 @@
 #include "commands/extension.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "run/run.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/parsenodes.h"
 #include "optimizer/planner.h"

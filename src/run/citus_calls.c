@@ -72,7 +72,7 @@
 #include "miscadmin.h"
 #include "parser/parser.h"
 #include "parser/scansup.h"
-#include "neon_ai_tools.h"
+#include "run/run.h"
 #include "utils/guc.h"
 
 /* neon_ai_tools.citus_connections_per_worker */

@@ -44,7 +44,7 @@
 
 #include "access/xact.h"
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "run/run.h"
 #include "storage/latch.h"
 #include "tcop/cmdtag.h"
 #include "tcop/pquery.h"

@@ -24,7 +24,7 @@
 
 #include "libpq/libpq-be.h"
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "run/run.h"
 
 /*
  * Is the client on the same host: a Unix socket, or loopback TCP

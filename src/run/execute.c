@@ -36,16 +36,16 @@
 #include "access/xact.h"
 #include "access/xlog.h"
 #include "commands/sequence.h"
-#include "continuation.h"
+#include "plan/continuation.h"
 #include "executor/spi.h"
 #include "jit/jit.h"
 #include "miscadmin.h"
 #include "nodes/params.h"
 #include "parser/parse_param.h"
 #include "storage/proc.h"
-#include "token.h"
-#include "neon_ai_tools.h"
-#include "plan.h"
+#include "plan/token.h"
+#include "run/run.h"
+#include "plan/tool_plan.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
 #include "utils/guc.h"
@@ -60,6 +60,8 @@ int			nat_call_time_ceiling = 0;
 
 /* the call in progress, for the errors of its limits */
 static ToolCall *current_call = NULL;
+
+static void run_plan(ToolCall *call, ToolPlan *plan);
 
 /*
  * Effective time limit of the call: the timeout_ms argument, or the
@@ -358,7 +360,7 @@ run_in_subtransaction(ToolCall *call, const char *name, Jsonb *args)
 		if (call->plan_only)
 			nat_response_plan_description(call, &plan);
 		else
-			nat_run_plan(call, &plan);
+			run_plan(call, &plan);
 
 		/* every row the call changed, at every level, within its limit */
 		nat_writes_check();
@@ -840,8 +842,8 @@ run_agent_statements(ToolCall *call, ToolPlan *plan)
 /*
  * Run the plan and render its answer (response.c).
  */
-void
-nat_run_plan(ToolCall *call, ToolPlan *plan)
+static void
+run_plan(ToolCall *call, ToolPlan *plan)
 {
 	PlanResult	result;
 

@@ -65,7 +65,7 @@
 #include "catalog/pg_db_role_setting.h"
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "run/run.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"

@@ -59,7 +59,7 @@
 #include "postgres.h"
 
 #include "access/parallel.h"
-#include "neon_ai_tools.h"
+#include "run/run.h"
 #include "utils/guc.h"
 #include "utils/guc_tables.h"
 

@@ -42,11 +42,11 @@
 
 #include "catalog/pg_authid.h"
 #include "commands/dbcommands.h"
-#include "compat.h"
+#include "base/compat.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "run/run.h"
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
 #include "storage/shmem.h"

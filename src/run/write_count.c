@@ -63,7 +63,7 @@
 #include "executor/executor.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "run/run.h"
 #include "nodes/execnodes.h"
 #include "nodes/parsenodes.h"
 #include "storage/lmgr.h"

@@ -24,9 +24,9 @@
 #include "postgres.h"
 
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
+#include "tools/tools.h"
 #include "parser/parse_type.h"
-#include "plan.h"
+#include "plan/tool_plan.h"
 
 /*
  * Plan a call of a custom tool: bind each argument (or its default, or

@@ -24,10 +24,10 @@
 #include "postgres.h"
 
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
-#include "continuation.h"
-#include "params.h"
-#include "plan.h"
+#include "tools/tools.h"
+#include "plan/continuation.h"
+#include "tools/params.h"
+#include "plan/tool_plan.h"
 
 static void execute_sql(ToolCall *call, const void *targs, ToolPlan *plan);
 

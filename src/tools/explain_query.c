@@ -17,9 +17,9 @@
 #include "postgres.h"
 
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
-#include "params.h"
-#include "plan.h"
+#include "tools/tools.h"
+#include "tools/params.h"
+#include "plan/tool_plan.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 

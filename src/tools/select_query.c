@@ -19,11 +19,11 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
-#include "continuation.h"
+#include "plan/continuation.h"
 #include "miscadmin.h"
-#include "neon_ai_tools.h"
-#include "params.h"
-#include "plan.h"
+#include "tools/tools.h"
+#include "tools/params.h"
+#include "plan/tool_plan.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 

@@ -14,7 +14,7 @@
  */
 #include "postgres.h"
 
-#include "neon_ai_tools.h"
+#include "tools/tools.h"
 
 const ToolDef *const nat_builtin_tools[] = {
 	&nat_tool_select_query,

@@ -17,8 +17,7 @@
 #ifndef NAT_PARAMS_H
 #define NAT_PARAMS_H
 
-#include "formats.h"
-#include "neon_ai_tools.h"
+#include "tools/tools.h"
 
 #define NAT_PARAM_TABLE(what) \
 	{ \

@@ -11,21 +11,7 @@
 #ifndef NAT_FORMATS_H
 #define NAT_FORMATS_H
 
-#include "neon_ai_tools.h"
-
-/* the indexes of nat_answer_format_names */
-typedef enum NatAnswerFormat
-{
-	NAT_FORMAT_JSON,
-	NAT_FORMAT_COLUMNAR,
-	NAT_FORMAT_CSV,
-	NAT_FORMAT_MARKDOWN
-} NatAnswerFormat;
-
-#define NAT_FORMAT_IS_TEXT(f) ((f) == NAT_FORMAT_CSV || (f) == NAT_FORMAT_MARKDOWN)
-
-extern const char *const nat_answer_format_names[];
-extern int	nat_default_format;
+#include "answer/answer.h"
 
 extern int	nat_call_format(ToolCall *call);
 extern void nat_format_text_header(int format, ColumnOutput *cols, int ncols,

@@ -25,10 +25,10 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef NAT_PLAN_H
-#define NAT_PLAN_H
+#ifndef NAT_TOOL_PLAN_H
+#define NAT_TOOL_PLAN_H
 
-#include "neon_ai_tools.h"
+#include "plan/plan.h"
 
 /* how a plan runs */
 typedef enum PlanRun
@@ -147,12 +147,12 @@ typedef struct PlanResult
 	Datum		value;			/* PLAN_VALUE, in the call's memory */
 } PlanResult;
 
-/* in execute.c */
+/* in plan/plan_build.c */
+extern RowCaps nat_effective_row_caps(ToolCall *call);
 extern void nat_plan_init(ToolCall *call, ToolPlan *plan);
 extern void nat_plan_add_field(ToolPlan *plan, const char *key,
 							   AnswerFieldKind kind, int64 value);
 extern void nat_plan_add_warning(ToolPlan *plan, const char *warning);
-extern void nat_run_plan(ToolCall *call, ToolPlan *plan);
 
 /* in sql/sql_guard.c: analyse an agent's statement and bind its params */
 extern Query *nat_analyze_and_bind(ToolCall *call, RawStmt *rs,
@@ -188,4 +188,4 @@ extern void nat_empty_result_hints(ToolCall *call, ToolPlan *plan);
 /* in plan_description.c: ai_tool_plan()'s answer */
 extern void nat_response_plan_description(ToolCall *call, ToolPlan *plan);
 
-#endif							/* NAT_PLAN_H */
+#endif							/* NAT_TOOL_PLAN_H */

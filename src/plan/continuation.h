@@ -12,7 +12,7 @@
 #ifndef NAT_CONTINUATION_H
 #define NAT_CONTINUATION_H
 
-#include "neon_ai_tools.h"
+#include "plan/plan.h"
 
 /* one key of a sort order */
 typedef struct NatSortKey
