@@ -995,7 +995,10 @@ my @crash = grep { /terminated by signal|was terminated|all server processes ter
   split /\n/, slurp_file($node->logfile);
 is(scalar(@crash), 0, 'no backend crashed (server log)') or diag(join("\n", @crash[ 0 .. ($#crash < 9 ? $#crash : 9) ]));
 my $total = time - $suite_start;
-cmp_ok($total, '<', 120, sprintf('the suite ran in %.0f s', $total));
+# a bound on the suite's own time, so that a case that stops stopping shows
+# here; generous, as CI runs three targets at once on two cores (130 to
+# 144 s there, 60 s on an idle machine)
+cmp_ok($total, '<', 300, sprintf('the suite ran in %.0f s', $total));
 
 $node->stop;
 done_testing();
