@@ -142,9 +142,17 @@ elif ! bash "$WORK/scripts/check-clusters.sh" > "$LOGS/check-clusters.log" 2>&1;
     # test clusters name their encoding and locale (issue 33)
     cat "$LOGS/check-clusters.log"
     record build 0 1 0 "a test cluster without an explicit encoding"
+elif ! perl "$WORK/scripts/layers.pl" > "$LOGS/layers.log" 2>&1; then
+    # the folders are layers: no call or include points up, no circle (issue 35)
+    cat "$LOGS/layers.log"
+    record build 0 1 0 "a dependency that points up, or a circle (scripts/layers.pl)"
+elif ! nat_run_as_user "$WORK" sh scripts/pgindent-check.sh "$NAT_PG_CONFIG" > "$LOGS/pgindent.log" 2>&1; then
+    # formatted as pgindent writes it (17 and later ship pgindent; issue 35)
+    cat "$LOGS/pgindent.log"
+    record build 0 1 0 "not formatted by pgindent, or typedefs.list out of date"
 else
     # A clean build is a precondition, not a test: it adds nothing to the counts.
-    SUMMARY+=("build      ok (no warnings)  $((SECONDS - build_start))s")
+    SUMMARY+=("build      ok (no warnings; layers; $(tail -1 "$LOGS/pgindent.log"))  $((SECONDS - build_start))s")
 fi
 nat_install "$WORK"
 

@@ -197,6 +197,9 @@ extern bool nat_name_listed(List *list, const char *name);
 extern char *nat_statement_with_limit(const char *sql, Query *query,
 									  int64 rows);
 
+/* in plan/sql_guard.c: statements that leave state in the session */
+extern const char *nat_session_state_statement(Node *stmt);
+
 /* in plan/citus_settings.c: is a function Citus's? */
 extern bool nat_citus_function(Oid funcid);
 

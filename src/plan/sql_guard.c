@@ -198,12 +198,51 @@ check_set_statement(VariableSetStmt *vs, const char *path, const char *tag)
 }
 
 /*
+ * The statements that leave state in the session after a call (a listener,
+ * a prepared statement, a loaded library) or clear the session's own
+ * (DISCARD, DEALLOCATE): refused at every level, in an agent's SQL (below)
+ * and in the SQL functions, views and triggers run (run/call_guard.c), from
+ * this one list.  Their name, or NULL for any other statement.
+ */
+const char *
+nat_session_state_statement(Node *stmt)
+{
+	switch (nodeTag(stmt))
+	{
+		case T_ListenStmt:
+			return "LISTEN";
+		case T_UnlistenStmt:
+			return "UNLISTEN";
+		case T_PrepareStmt:
+			return "PREPARE";
+		case T_DeallocateStmt:
+			return "DEALLOCATE";
+		case T_DiscardStmt:
+			return "DISCARD";
+		case T_LoadStmt:
+			return "LOAD";
+		default:
+			return NULL;
+	}
+}
+
+/*
  * Refuse statements no tool call may run, whatever the mode.
  */
 static void
 check_any_statement(Node *stmt, const char *path)
 {
 	const char *tag = GetCommandTagName(CreateCommandTag(stmt));
+
+	/*
+	 * Besides the statements that leave state in the session at any level
+	 * (nat_session_state_statement()), the agent's own SQL may not run
+	 * prepared statements or cursors: nothing of them outlives its call.
+	 */
+	if (nat_session_state_statement(stmt) != NULL)
+		refuse(path, false,
+			   "Run the statement itself; a tool call keeps no session state (prepared statements, cursors, listeners) after it returns.",
+			   psprintf("%s is not allowed in a tool call: it acts on the session beyond the call", tag));
 
 	switch (nodeTag(stmt))
 	{
@@ -215,11 +254,6 @@ check_any_statement(Node *stmt, const char *path)
 		case T_VariableSetStmt:
 			check_set_statement((VariableSetStmt *) stmt, path, tag);
 			break;
-		case T_DiscardStmt:
-		case T_ListenStmt:
-		case T_UnlistenStmt:
-		case T_LoadStmt:
-		case T_PrepareStmt:
 		case T_ExecuteStmt:
 		case T_DeallocateStmt:
 		case T_DeclareCursorStmt:

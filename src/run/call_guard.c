@@ -689,20 +689,11 @@ refused_utility(Node *stmt)
 		 IsA(stmt, IndexStmt) || IsA(stmt, AlterTableStmt)))
 		return NULL;
 
+	if (nat_session_state_statement(stmt) != NULL)
+		return nat_session_state_statement(stmt);
+
 	switch (nodeTag(stmt))
 	{
-		case T_ListenStmt:
-			return "LISTEN";
-		case T_UnlistenStmt:
-			return "UNLISTEN";
-		case T_PrepareStmt:
-			return "PREPARE";
-		case T_DeallocateStmt:
-			return "DEALLOCATE";
-		case T_DiscardStmt:
-			return "DISCARD";
-		case T_LoadStmt:
-			return "LOAD";
 		case T_CopyStmt:
 			/* on a worker: Citus's intermediate results and shard copies */
 			return ((CopyStmt *) stmt)->is_from && !guard.remote ?

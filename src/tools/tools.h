@@ -32,8 +32,6 @@ extern const ToolDef nat_tool_explain_query;
 extern const ToolDef nat_tool_list_tables;
 extern const ToolDef nat_tool_describe_table;
 extern void nat_append_estimated_rows(StringInfo sql);
-extern void nat_validate_columns(JsonbValue *value, const char *path);
-extern void nat_validate_order_by(JsonbValue *value, const char *path);
 
 /* in tools/tool_list.c: the built-in tools, in catalog order */
 extern const ToolDef *const nat_builtin_tools[];
@@ -42,5 +40,9 @@ extern const int nat_builtin_tool_count;
 /* in tools/custom_tool.c: the planner of every custom tool */
 extern void nat_plan_custom_tool(struct ToolCall *call, const void *targs,
 								 struct ToolPlan *plan);
+
+/* in tools/shared_params.c: the checks of parameters several tools share */
+extern void nat_validate_columns(JsonbValue *value, const char *path);
+extern void nat_validate_order_by(JsonbValue *value, const char *path);
 
 #endif							/* NAT_TOOLS_H */
