@@ -45,76 +45,64 @@ static MemoryContext error_cxt = NULL;
  */
 typedef struct ErrorKindInfo
 {
-	const char *name;
-	const char *portable_type;
-	bool		retryable;
 	const char *suggestion;		/* a tool call's advice */
 	const char *text_suggestion;	/* the advice for an error text */
 } ErrorKindInfo;
 
+/* errorType, portable type and retryable of each kind (error_kinds.h) */
+static const struct
+{
+	const char *name;
+	const char *portable_type;
+	bool		retryable;
+}			kind_rows[NAT_ERR_KINDS] = {
+#define NAT_ERROR_KIND(id, type, portable, retry) [id] = {type, portable, retry},
+#include "base/error_kinds.h"
+#undef NAT_ERROR_KIND
+};
+
 static const ErrorKindInfo kinds[NAT_ERR_KINDS] = {
-	[NAT_ERR_INVALID_TABLE] = {"invalid_table", "resource_not_found", false,
-		NULL,
+	[NAT_ERR_INVALID_TABLE] = {NULL,
 	"A table or other object named in the statement does not exist; check the name and list the tables you can use."},
-	[NAT_ERR_INVALID_COLUMN] = {"invalid_column", "resource_not_found", false,
-		"A column named in the statement does not exist, or your role may not read it; check the name against the columns describe_table lists.",
+	[NAT_ERR_INVALID_COLUMN] = {"A column named in the statement does not exist, or your role may not read it; check the name against the columns describe_table lists.",
 	"A column named in the statement does not exist; check the name and list the table's columns."},
-	[NAT_ERR_SYNTAX_ERROR] = {"syntax_error", "syntax_error", false,
-		"Fix the SQL syntax and retry.",
+	[NAT_ERR_SYNTAX_ERROR] = {"Fix the SQL syntax and retry.",
 	"Fix the SQL syntax and retry."},
-	[NAT_ERR_CONSTRAINT_VIOLATION] = {"constraint_violation", "check_constraint", false,
-		NULL,
+	[NAT_ERR_CONSTRAINT_VIOLATION] = {NULL,
 	"A value breaks a check constraint; pass values it accepts."},
-	[NAT_ERR_DEPENDENT_OBJECTS] = {"dependent_objects", "foreign_key_constraint", false,
-		"Other objects depend on this one (see details.detail); change or drop them first: tools never cascade.",
+	[NAT_ERR_DEPENDENT_OBJECTS] = {"Other objects depend on this one (see details.detail); change or drop them first: tools never cascade.",
 	"Other objects depend on this one; drop or change them first, then retry."},
-	[NAT_ERR_ALREADY_EXISTS] = {"already_exists", "resource_exists", false,
-		NULL,
+	[NAT_ERR_ALREADY_EXISTS] = {NULL,
 	"The object already exists; use it, choose another name, or use IF NOT EXISTS."},
-	[NAT_ERR_INVALID_INPUT] = {"invalid_input", "invalid_input", false,
-		"A value does not fit the column's type; pass it in the type's own format.",
+	[NAT_ERR_INVALID_INPUT] = {"A value does not fit the column's type; pass it in the type's own format.",
 	"A value does not fit the column's type; pass it in the type's own format."},
-	[NAT_ERR_PERMISSION_DENIED] = {"permission_denied", "permission_denied", false,
-		"The role you run as lacks a privilege; ask the database administrator for it.",
+	[NAT_ERR_PERMISSION_DENIED] = {"The role you run as lacks a privilege; ask the database administrator for it.",
 	"The user lacks a privilege for this operation; ask the database administrator for it."},
-	[NAT_ERR_READ_ONLY_VIOLATION] = {"read_only_violation", "read_only", false,
-		"This call runs read-only, so nothing may be written; read the data instead, or use a write tool if one is enabled.",
+	[NAT_ERR_READ_ONLY_VIOLATION] = {"This call runs read-only, so nothing may be written; read the data instead, or use a write tool if one is enabled.",
 	"The database or transaction is read-only; only reads are allowed."},
-	[NAT_ERR_TIMEOUT] = {"timeout", "timeout", true,
-		NULL,
+	[NAT_ERR_TIMEOUT] = {NULL,
 	"The operation ran too long and was stopped; narrow the filter, lower the limit, or raise the timeout."},
-	[NAT_ERR_CONFLICT] = {"conflict", "serialization_failure", true,
-		"A concurrent transaction conflicted; retry the whole operation.",
+	[NAT_ERR_CONFLICT] = {"A concurrent transaction conflicted; retry the whole operation.",
 	"A concurrent transaction conflicted; retry the whole transaction."},
-	[NAT_ERR_RESOURCE_EXHAUSTED] = {"resource_exhausted", "resource_exhausted", true,
-		"The server ran short of a resource; retry later with a smaller request.",
+	[NAT_ERR_RESOURCE_EXHAUSTED] = {"The server ran short of a resource; retry later with a smaller request.",
 	"The server ran short of a resource; retry later with a smaller request."},
-	[NAT_ERR_CONNECTION_ERROR] = {"connection_error", "connection_error", true,
-		NULL,
+	[NAT_ERR_CONNECTION_ERROR] = {NULL,
 	"Could not reach the database server; check the host and port and that the server is running, then retry."},
-	[NAT_ERR_AUTHENTICATION_ERROR] = {"authentication_error", "permission_denied", false,
-		NULL,
+	[NAT_ERR_AUTHENTICATION_ERROR] = {NULL,
 	"Authentication failed; check the user name and credentials in the connection settings."},
-	[NAT_ERR_INVALID_PARAMETERS] = {"invalid_parameters", "invalid_request", false,
-		"Fix the argument as the tool's JSON Schema describes and retry.",
+	[NAT_ERR_INVALID_PARAMETERS] = {"Fix the argument as the tool's JSON Schema describes and retry.",
 	NULL},
-	[NAT_ERR_UNKNOWN_TOOL] = {"unknown_tool", "invalid_request", false,
-		NULL,
+	[NAT_ERR_UNKNOWN_TOOL] = {NULL,
 	NULL},
-	[NAT_ERR_CONFIRMATION_REQUIRED] = {"confirmation_required", "confirmation_required", false,
-		NULL,
+	[NAT_ERR_CONFIRMATION_REQUIRED] = {NULL,
 	NULL},
-	[NAT_ERR_LIMIT_EXCEEDED] = {"limit_exceeded", "limit_exceeded", false,
-		NULL,
+	[NAT_ERR_LIMIT_EXCEEDED] = {NULL,
 	NULL},
-	[NAT_ERR_TOOL_DISABLED] = {"tool_disabled", "permission_denied", false,
-		NULL,
+	[NAT_ERR_TOOL_DISABLED] = {NULL,
 	NULL},
-	[NAT_ERR_RESOURCE_LIMIT] = {"resource_limit", "limit_exceeded", false,
-		"The call went over a limit on the memory it may use and was stopped; nothing was changed. Ask for less at once: fewer or smaller values, a narrower filter, fewer joined tables.",
+	[NAT_ERR_RESOURCE_LIMIT] = {"The call went over a limit on the memory it may use and was stopped; nothing was changed. Ask for less at once: fewer or smaller values, a narrower filter, fewer joined tables.",
 	NULL},
-	[NAT_ERR_UNKNOWN_ERROR] = {"unknown_error", "unknown", false,
-		NULL,
+	[NAT_ERR_UNKNOWN_ERROR] = {NULL,
 	NULL},
 };
 
@@ -128,8 +116,8 @@ nat_category_of(NatErrorKind kind)
 
 	Assert(kind >= 0 && kind < NAT_ERR_KINDS);
 	c.kind = kind;
-	c.portable_type = kinds[kind].portable_type;
-	c.retryable = kinds[kind].retryable;
+	c.portable_type = kind_rows[kind].portable_type;
+	c.retryable = kind_rows[kind].retryable;
 	return c;
 }
 
@@ -140,8 +128,8 @@ const char *
 nat_error_kind_name(NatErrorKind kind)
 {
 	Assert(kind >= 0 && kind < NAT_ERR_KINDS);
-	Assert(kinds[kind].name != NULL);	/* every kind has its row */
-	return kinds[kind].name;
+	Assert(kind_rows[kind].name != NULL);	/* every kind has its row */
+	return kind_rows[kind].name;
 }
 
 /*
