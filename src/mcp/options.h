@@ -11,8 +11,8 @@
 #ifndef MCP_OPTIONS_H
 #define MCP_OPTIONS_H
 
-#include "auth.h"
-#include "http.h"
+#include "auth/auth.h"
+#include "transport/http.h"
 #include "neon_ai_tools_mcp.h"
 
 /* HTTP defaults (see --help) */

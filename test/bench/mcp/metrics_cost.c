@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "metrics.h"
+#include "base/metrics.h"
 
 #define REQUESTS 5000000L
 

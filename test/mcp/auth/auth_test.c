@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "auth.h"
+#include "auth/auth.h"
 #include "neon_ai_tools_mcp.h"
 
 #define RESOURCE "https://mcp.example:8443/mcp"
