@@ -9,7 +9,7 @@
  * to stdout, one per line, until the client closes stdin.  Structured like
  * PostgreSQL's pg_isready: getopt_long, libpq keyword/value arrays with
  * fallback_application_name, documented exit codes (see --help and
- * neon_ai_tools_mcp.h).
+ * base/base.h).
  *
  * IDENTIFICATION
  *	  src/mcp/main.c
@@ -20,7 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/db.h"
 #include "options.h"
+#include "transport/transport.h"
 
 #define POOL_WAIT_MS 30000
 #define REQUESTS_PER_CONNECTION 4	/* default --max-requests per pooled one */

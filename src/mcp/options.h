@@ -13,7 +13,7 @@
 
 #include "auth/auth.h"
 #include "transport/http.h"
-#include "neon_ai_tools_mcp.h"
+#include "protocol/protocol.h"
 
 /* HTTP defaults (see --help) */
 #define DEFAULT_HTTP_POOL_SIZE 4

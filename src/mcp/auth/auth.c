@@ -40,7 +40,7 @@
 #include <openssl/evp.h>
 
 #include "auth/auth_int.h"
-#include "neon_ai_tools_mcp.h"
+#include "protocol/protocol.h"
 
 #define AUTH_REALM "neon-ai-tools-mcp"
 #define WELL_KNOWN_PATH "/.well-known/oauth-protected-resource"

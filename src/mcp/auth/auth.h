@@ -31,6 +31,7 @@
 #define MCP_AUTH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 typedef struct McpAuthSettings
 {
@@ -88,5 +89,18 @@ extern char *mcp_auth_resource_metadata(void);
 extern const char *mcp_auth_metadata_path(void);
 extern const char *mcp_auth_status_name(McpAuthStatus status);
 extern void mcp_auth_forget(void);
+
+/* in role_check.c */
+typedef enum McpRoleVerdict
+{
+	MCP_ROLE_OK,
+	MCP_ROLE_REFUSED,
+	MCP_ROLE_UNKNOWN			/* the database could not be asked */
+} McpRoleVerdict;
+
+extern McpRoleVerdict mcp_role_check(const char *role, char *why,
+									 size_t why_size);
+extern void mcp_role_check_forget(void);
+extern int	mcp_role_check_tokens(void);
 
 #endif							/* MCP_AUTH_H */

@@ -42,7 +42,7 @@
 #include <openssl/x509.h>
 
 #include "auth/auth_int.h"
-#include "neon_ai_tools_mcp.h"
+#include "protocol/protocol.h"
 
 #define MAX_KEY_FILE_BYTES (64 * 1024)
 #define MIN_SECRET_BYTES 32		/* RFC 7518 section 3.2: >= the hash size */

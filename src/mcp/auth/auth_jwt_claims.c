@@ -34,7 +34,7 @@
 #include <time.h>
 
 #include "auth/auth_int.h"
-#include "neon_ai_tools_mcp.h"
+#include "protocol/protocol.h"
 
 #define DEFAULT_ROLE_CLAIM "role"
 #define DEFAULT_LEEWAY 30

@@ -32,7 +32,7 @@
 #include <openssl/evp.h>
 
 #include "auth/auth_int.h"
-#include "neon_ai_tools_mcp.h"
+#include "protocol/protocol.h"
 
 #define HASH_LEN 32
 #define MAX_FILE_BYTES (1024 * 1024)

@@ -35,7 +35,8 @@
 #include <time.h>
 
 #include "auth/auth.h"
-#include "transport/http.h"
+#include "db/db.h"
+#include "protocol/protocol.h"
 
 #define VERDICT_TTL_SECS 60
 #define MAX_VERDICTS 256

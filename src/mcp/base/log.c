@@ -39,7 +39,7 @@
 #include <sys/time.h>
 #include <time.h>
 
-#include "neon_ai_tools_mcp.h"
+#include "base/base.h"
 
 /* characters of a session id written to the log */
 #define SESSION_PREFIX_LEN 12

@@ -34,7 +34,7 @@
 #include <strings.h>
 
 #include "libpq-fe.h"
-#include "neon_ai_tools_mcp.h"
+#include "base/base.h"
 
 #define MASK_TEXT "********"
 #define MIN_SECRET_LEN 4

@@ -15,7 +15,7 @@
 #ifndef MCP_METRICS_H
 #define MCP_METRICS_H
 
-#include "neon_ai_tools_mcp.h"
+#include "base/base.h"
 
 /* why a request or a batch member was refused */
 typedef enum McpRefusal

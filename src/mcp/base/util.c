@@ -21,7 +21,7 @@
 #include <time.h>
 #include <string.h>
 
-#include "neon_ai_tools_mcp.h"
+#include "base/base.h"
 
 /* answers at least this large are followed by malloc_trim() */
 #define MCP_RELEASE_MEMORY_BYTES (1024 * 1024)

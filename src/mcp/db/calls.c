@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "libpq-fe.h"
-#include "neon_ai_tools_mcp.h"
+#include "db/db.h"
 #include "db/calls.h"
 
 /* cancels remembered for requests not yet begun */

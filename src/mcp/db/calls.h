@@ -12,7 +12,7 @@
 #define MCP_CALLS_H
 
 #include "libpq-fe.h"
-#include "neon_ai_tools_mcp.h"
+#include "db/db.h"
 
 struct McpInflight
 {

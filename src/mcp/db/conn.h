@@ -13,7 +13,7 @@
 #define MCP_CONN_H
 
 #include "libpq-fe.h"
-#include "neon_ai_tools_mcp.h"
+#include "db/db.h"
 
 /* statements this program prepares: tools/list (two forms) and tools/call */
 #define MCP_CONN_MAX_PREPARED 8

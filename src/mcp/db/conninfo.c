@@ -36,7 +36,7 @@
 #include <strings.h>
 
 #include "libpq-fe.h"
-#include "neon_ai_tools_mcp.h"
+#include "db/db.h"
 
 #define MAX_PARAMS 8
 

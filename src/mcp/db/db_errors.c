@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "libpq-fe.h"
-#include "neon_ai_tools_mcp.h"
+#include "db/db.h"
 
 static void set_auth_failure(McpDbResult *result, const char *message);
 static bool contains(const char *haystack, const char *needle);

@@ -38,7 +38,7 @@
 #include <string.h>
 
 #include "base/metrics.h"
-#include "neon_ai_tools_mcp.h"
+#include "protocol/protocol.h"
 
 static int	max_members = MCP_DEFAULT_BATCH_MEMBERS;
 static size_t max_bytes = MCP_DEFAULT_BATCH_BYTES;

@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "neon_ai_tools_mcp.h"
+#include "protocol/protocol.h"
 
 /* how often at most the catalog is read again */
 #define CHECK_INTERVAL_MS 1000

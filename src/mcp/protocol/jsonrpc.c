@@ -39,7 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "neon_ai_tools_mcp.h"
+#include "protocol/protocol.h"
 
 /* deepest nesting json_tokener accepts (its default is 32) */
 #define MAX_DEPTH 64

@@ -45,7 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "neon_ai_tools_mcp.h"
+#include "protocol/protocol.h"
 #include "base/metrics.h"
 #include "protocol/revision.h"
 

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "neon_ai_tools_mcp.h"
+#include "protocol/protocol.h"
 
 typedef struct Grammar
 {

@@ -26,7 +26,7 @@
  */
 #include <string.h>
 
-#include "neon_ai_tools_mcp.h"
+#include "protocol/protocol.h"
 #include "protocol/revision.h"
 
 /* the stateless revision */

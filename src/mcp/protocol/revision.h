@@ -11,10 +11,11 @@
 #ifndef MCP_REVISION_H
 #define MCP_REVISION_H
 
-#include "neon_ai_tools_mcp.h"
+#include "protocol/protocol.h"
 
 extern const char *mcp_session_revision_for(const char *requested);
 extern const char *mcp_known_revision(const char *revision);
+extern bool mcp_revision_is_stateless(const char *revision);
 extern json_object *mcp_supported_revisions(void);
 extern json_object *mcp_resolve_revision(McpContext *ctx, const char *method,
 										 json_object *id, json_object *params);

@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "neon_ai_tools_mcp.h"
+#include "protocol/protocol.h"
 
 #define LENGTHOF(array) (sizeof(array) / sizeof((array)[0]))
 

@@ -11,7 +11,7 @@
 #ifndef MCP_HTTP_H
 #define MCP_HTTP_H
 
-#include "neon_ai_tools_mcp.h"
+#include "base/base.h"
 
 /* what --http and its companion options set */
 typedef struct McpHttpSettings
@@ -39,19 +39,6 @@ typedef struct McpHttpSettings
 	const char *admin_address;	/* --admin-listen: /live, /ready, /metrics */
 	int			admin_port;		/* 0: no admin listener */
 } McpHttpSettings;
-
-/* in role_check.c */
-typedef enum McpRoleVerdict
-{
-	MCP_ROLE_OK,
-	MCP_ROLE_REFUSED,
-	MCP_ROLE_UNKNOWN			/* the database could not be asked */
-} McpRoleVerdict;
-
-extern McpRoleVerdict mcp_role_check(const char *role, char *why,
-									 size_t why_size);
-extern void mcp_role_check_forget(void);
-extern int	mcp_role_check_tokens(void);
 
 extern int	mcp_serve_http(const McpHttpSettings *settings);
 extern bool mcp_http_check_settings(const McpHttpSettings *settings);

@@ -16,7 +16,9 @@
 #include <microhttpd.h>
 
 #include "auth/auth.h"
+#include "protocol/protocol.h"
 #include "transport/http.h"
+#include "transport/transport.h"
 
 /* one request's state, from its first header to its answer */
 typedef struct HttpRequest

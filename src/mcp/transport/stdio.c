@@ -37,7 +37,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "neon_ai_tools_mcp.h"
+#include "protocol/protocol.h"
+#include "transport/transport.h"
 
 /* at most this many messages (and one more) read ahead of the one answered */
 #define QUEUE_LIMIT 64

@@ -27,7 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "neon_ai_tools_mcp.h"
+#include "transport/transport.h"
 
 #define READER_INITIAL_CAP 8192
 #define READER_CHUNK 65536		/* read() at most this much at once */

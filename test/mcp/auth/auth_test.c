@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "auth/auth.h"
-#include "neon_ai_tools_mcp.h"
+#include "base/base.h"
 
 #define RESOURCE "https://mcp.example:8443/mcp"
 #define ISSUER "https://issuer.example"
