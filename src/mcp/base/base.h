@@ -169,6 +169,7 @@ struct McpContext
 	bool		list_changed;	/* send notifications/tools/list_changed */
 };
 
+/* in context.c */
 extern void mcp_context_init(McpContext *ctx, McpSession *session);
 
 

@@ -395,17 +395,3 @@ jsonrpc_to_text(json_object *message)
 													 JSON_C_TO_STRING_PLAIN |
 													 JSON_C_TO_STRING_NOSLASHESCAPE));
 }
-
-/*
- * A context for one message of session (NULL: none).
- */
-void
-mcp_context_init(McpContext *ctx, McpSession *session)
-{
-	memset(ctx, 0, sizeof(*ctx));
-	ctx->session = session;
-	ctx->scope = session != NULL ? session->id : "";
-	ctx->client_fd = -1;
-	ctx->input_fd = -1;
-	ctx->outcome = "ok";
-}
