@@ -124,11 +124,23 @@ static void out_label(Out *out, const char *value);
 static void render_tools(Out *out);
 static void render_others(Out *out);
 
+/* the gauges' readers (mcp_metrics_gauges) */
+static McpPoolStatsFn pool_stats_fn = NULL;
+static McpCountFn sessions_open_fn = NULL;
+
 /* --admin-listen: start counting */
 void
 mcp_metrics_enable(void)
 {
 	enabled = true;
+}
+
+/* where the pool's figures and the open sessions are read (before serving) */
+void
+mcp_metrics_gauges(McpPoolStatsFn pool_stats, McpCountFn sessions_open)
+{
+	pool_stats_fn = pool_stats;
+	sessions_open_fn = sessions_open;
 }
 
 bool
@@ -299,7 +311,9 @@ mcp_metrics_render(void)
 					   methods[i], (unsigned long long) GET(method_calls[i]));
 	render_tools(&out);
 
-	mcp_pool_stats(&size, &in_use, &idle, &waiting);
+	size = in_use = idle = waiting = 0;
+	if (pool_stats_fn != NULL)
+		pool_stats_fn(&size, &in_use, &idle, &waiting);
 	out_family(&out, "neon_ai_tools_mcp_pool_size", "gauge",
 			   "Database connections the pool may hold (--pool-size).");
 	out_printf(&out, "neon_ai_tools_mcp_pool_size %d\n", size);
@@ -406,7 +420,8 @@ render_others(Out *out)
 
 	out_family(out, "neon_ai_tools_mcp_sessions_open", "gauge",
 			   "MCP sessions open now (session-based revisions).");
-	out_printf(out, "neon_ai_tools_mcp_sessions_open %d\n", http_session_open_count());
+	out_printf(out, "neon_ai_tools_mcp_sessions_open %d\n",
+			   sessions_open_fn != NULL ? sessions_open_fn() : 0);
 	out_family(out, "neon_ai_tools_mcp_sessions_total", "counter",
 			   "MCP sessions created and ended, by event.");
 	for (i = 0; i < MCP_SESSION_EVENT_COUNT; i++)

@@ -74,8 +74,16 @@ extern void mcp_metrics_cancel(McpCancelVia via);
 extern void mcp_metrics_refusal(McpRefusal reason);
 extern char *mcp_metrics_render(void);
 
-/* gauges read when rendering */
-extern void mcp_pool_stats(int *size, int *in_use, int *idle, int *waiting);
-extern int	http_session_open_count(void);
+/*
+ * Gauges read when rendering, from the layers above this one: they hand
+ * their readers over at start (transport/http.c), so that this file calls
+ * nothing above it.  Not handed over: zero.
+ */
+typedef void (*McpPoolStatsFn) (int *size, int *in_use, int *idle,
+								int *waiting);
+typedef int (*McpCountFn) (void);
+
+extern void mcp_metrics_gauges(McpPoolStatsFn pool_stats,
+							   McpCountFn sessions_open);
 
 #endif							/* MCP_METRICS_H */

@@ -76,6 +76,7 @@ extern McpConn *mcp_pool_acquire(void);
 extern McpConn *mcp_pool_acquire_within(int wait_ms);
 extern void mcp_pool_release(McpConn *conn);
 extern void mcp_pool_close(void);
+extern void mcp_pool_stats(int *size, int *in_use, int *idle, int *waiting);
 
 /* in db_errors.c: failures categorized as the extension's envelope does */
 extern char *mcp_db_clean_message(const char *message);

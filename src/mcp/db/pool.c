@@ -122,8 +122,9 @@ take(int wait_ms, double *waited_ms)
 }
 
 /*
- * metrics.c: the pool's size, its open connections in use and idle, and
- * the requests waiting for one.
+ * The metrics' gauges (base/metrics.c; transport/http.c hands this
+ * function over): the pool's size, its open connections in use and idle,
+ * and the requests waiting for one.
  */
 void
 mcp_pool_stats(int *size, int *in_use, int *idle, int *waiters)

@@ -240,6 +240,7 @@ mcp_serve_http(const McpHttpSettings *s)
 	{
 		/* counted only where they can be read */
 		mcp_metrics_enable();
+		mcp_metrics_gauges(mcp_pool_stats, http_session_open_count);
 		if ((admin = http_admin_start(s->admin_address, s->admin_port)) == NULL)
 		{
 			free(cert);

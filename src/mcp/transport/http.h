@@ -53,5 +53,6 @@ extern bool http_session_find(const char *id, const char *owner,
 							  McpSession *copy);
 extern bool http_session_end(const char *id, const char *owner);
 extern void http_session_forget_all(void);
+extern int	http_session_open_count(void);
 
 #endif							/* MCP_HTTP_H */

@@ -262,7 +262,8 @@ http_session_end_stale(bool (*current) (const char *owner))
 }
 
 /*
- * metrics.c: sessions open now (not idle past their limit).
+ * The metrics' gauge (base/metrics.c; http.c hands this function over):
+ * sessions open now (not idle past their limit).
  */
 int
 http_session_open_count(void)

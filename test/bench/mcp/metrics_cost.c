@@ -25,16 +25,6 @@ mcp_realloc(void *ptr, size_t size)
 {
 	return realloc(ptr, size);
 }
-void
-mcp_pool_stats(int *size, int *in_use, int *idle, int *waiting)
-{
-	*size = *in_use = *idle = *waiting = 0;
-}
-int
-http_session_open_count(void)
-{
-	return 0;
-}
 
 static void *
 work(void *arg)
