@@ -28,9 +28,9 @@ struct McpConn
 	bool		busy;			/* handed out by the pool */
 };
 
-/* db.c: close a connection (the pool's shutdown) */
+/* in conn.c: close a connection (db.c, ready.c, the pool's shutdown) */
 extern void mcp_conn_close(McpConn *conn);
-/* db.c: take over a new connection (notices, cancel); ready.c opens one */
+/* in conn.c: take over a new connection (notices, cancel): db.c, ready.c */
 extern void mcp_conn_adopt(McpConn *conn, PGconn *pg);
 
 #endif							/* MCP_CONN_H */

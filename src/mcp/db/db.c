@@ -124,8 +124,6 @@ static bool role_refused(const PGresult *res);
 static bool has_sqlstate(const PGresult *res, const char *sqlstate);
 static bool ensure_connected(McpConn *conn, McpDbResult *result);
 static bool lost_while_idle(McpConn *conn);
-static void log_connected(PGconn *pg);
-static void notice_receiver(void *arg, const PGresult *res);
 
 /*
  * Run sql with the given text parameters on a connection of the pool, as
@@ -172,21 +170,6 @@ mcp_db_result_free(McpDbResult *result)
 	free(result->detail);
 	free(result->hint);
 	memset(result, 0, sizeof(*result));
-}
-
-/*
- * Close a connection of the pool.
- */
-void
-mcp_conn_close(McpConn *conn)
-{
-	if (conn->cancel != NULL)
-		PQfreeCancel(conn->cancel);
-	if (conn->pg != NULL)
-		PQfinish(conn->pg);
-	conn->cancel = NULL;
-	conn->pg = NULL;
-	conn->prepared_count = 0;
 }
 
 /*
@@ -655,20 +638,6 @@ ensure_connected(McpConn *conn, McpDbResult *result)
 }
 
 /*
- * conn's connection is now pg, open: watch its notices, keep its cancel.
- */
-void
-mcp_conn_adopt(McpConn *conn, PGconn *pg)
-{
-	conn->pg = pg;
-	conn->prepared_count = 0;
-	conn->server_closing = false;
-	PQsetNoticeReceiver(pg, notice_receiver, conn);
-	conn->cancel = PQgetCancel(pg);
-	log_connected(pg);
-}
-
-/*
  * Has the server closed this idle connection?  Reads what it sent (a FATAL
  * notice, an end-of-file) without blocking.
  */
@@ -694,35 +663,3 @@ lost_while_idle(McpConn *conn)
 	}
 	return conn->server_closing || PQstatus(conn->pg) != CONNECTION_OK;
 }
-
-/*
- * Log where we are connected (no password, no full connection string).
- */
-static void
-log_connected(PGconn *pg)
-{
-	const char *host = PQhost(pg);
-
-	mcp_log(MCP_LOG_INFO,
-			"connected to database \"%s\" as user \"%s\" on %s, port %s%s",
-			PQdb(pg), PQuser(pg),
-			(host != NULL && host[0] == '/') ? "a Unix socket" : host,
-			PQport(pg), PQsslInUse(pg) ? ", SSL" : "");
-}
-
-/*
- * Server notices go to our log; a FATAL one (the server is closing this
- * connection: idle timeout, administrator's terminate) marks it closing.
- */
-static void
-notice_receiver(void *arg, const PGresult *res)
-{
-	McpConn    *conn = arg;
-	const char *severity = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
-
-	if (severity != NULL &&
-		(strcmp(severity, "FATAL") == 0 || strcmp(severity, "PANIC") == 0))
-		conn->server_closing = true;
-	mcp_log(MCP_LOG_INFO, "server: %s", PQresultErrorMessage(res));
-}
-
