@@ -86,3 +86,15 @@ mcp_list_changed_notification(void)
 	return message;
 }
 
+/*
+ * The statement tools/list runs: outputSchema came with 2025-06-18, as
+ * structuredContent did.
+ */
+const char *
+mcp_tools_list_sql(const char *revision)
+{
+	return strcmp(revision, "2025-06-18") >= 0
+		? "SELECT l::text, jsonb_typeof(l) FROM ai_tool_list('mcp') l"
+		: "SELECT l::text, jsonb_typeof(l) FROM (SELECT coalesce(jsonb_agg(t - 'outputSchema' ORDER BY n), '[]') l"
+		" FROM jsonb_array_elements(ai_tool_list('mcp')) WITH ORDINALITY e(t, n)) s";
+}

@@ -6,8 +6,9 @@
  * One input line is one message: a request (it has an id), a notification
  * (no id) or, in protocol revisions that allow them, a batch (an array of
  * those).  This file parses the line with json_tokener, checks the JSON-RPC
- * envelope and hands valid requests to mcp.c.  It answers with the
- * standard codes:
+ * envelope and hands valid requests to mcp.c (a line enters through
+ * message.c, which sends a batch to batch.c; the answers are built by
+ * jsonrpc_message.c).  It answers with the standard codes:
  *
  *	-32700 parse error: not JSON (also: invalid UTF-8 anywhere, overlong
  *		   forms and surrogates included, a raw control character in a
@@ -54,73 +55,6 @@ static json_object *process_message(McpContext *ctx, json_object *message,
 static bool valid_id(json_object *id, const char *text, size_t len);
 
 /*
- * {"jsonrpc": "2.0", "id": id, "result": result}.  Takes over result; id
- * is borrowed (a reference is added).
- */
-json_object *
-jsonrpc_result(json_object *id, json_object *result)
-{
-	json_object *response = json_object_new_object();
-
-	json_object_object_add(response, "jsonrpc", json_object_new_string("2.0"));
-	json_object_object_add(response, "id", json_object_get(id));
-	json_object_object_add(response, "result", result);
-	return response;
-}
-
-/*
- * {"jsonrpc": "2.0", "id": id, "error": {code, message[, data]}}.  A NULL
- * id is written as null.  Takes over data (may be NULL); id is borrowed.
- */
-json_object *
-jsonrpc_error(json_object *id, int code, const char *message, json_object *data)
-{
-	json_object *response = json_object_new_object();
-	json_object *error = json_object_new_object();
-
-	json_object_object_add(error, "code", json_object_new_int(code));
-	json_object_object_add(error, "message", json_object_new_string(message));
-	if (data != NULL)
-		json_object_object_add(error, "data", data);
-	json_object_object_add(response, "jsonrpc", json_object_new_string("2.0"));
-	json_object_object_add(response, "id", json_object_get(id));
-	json_object_object_add(response, "error", error);
-	return response;
-}
-
-/*
- * The answer to a line that exceeded the size limit (and was skipped).
- */
-json_object *
-jsonrpc_oversized_error(size_t max_bytes)
-{
-	json_object *data = json_object_new_object();
-
-	json_object_object_add(data, "maxBytes", json_object_new_int64((int64_t) max_bytes));
-	mcp_log(MCP_LOG_WARNING, "skipped a message longer than %zu bytes", max_bytes);
-	return jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
-						 "Invalid Request: message too large", data);
-}
-
-/*
- * Process one input line; returns the message to send back, or NULL when
- * there is nothing to answer (a notification, a blank line, a response).
- */
-json_object *
-jsonrpc_process_line(McpContext *ctx, const char *line, size_t len)
-{
-	json_object *message;
-	json_object *error;
-	json_object *response;
-
-	if (!jsonrpc_parse(line, len, &message, &error))
-		return error;			/* NULL for a blank line */
-	response = jsonrpc_process_parsed(ctx, message, line, len);
-	json_object_put(message);
-	return response;
-}
-
-/*
  * Parse one message (line, len).  True with *message (NULL for the JSON
  * value null, which is answered as an invalid request) when there is a
  * message to process; false with *error the -32700 answer, or NULL for a
@@ -164,17 +98,13 @@ jsonrpc_parse(const char *line, size_t len, json_object **message,
 }
 
 /*
- * Answer a parsed message (a request, a notification or a batch) whose
- * exact text is text, len.  NULL when nothing is to be answered.  A batch
- * comes from jsonrpc_parse() as an empty array: batch.c reads its members
- * from the text.
+ * Answer one parsed message that is not a batch (message.c), whose exact
+ * text is text, len.  NULL when nothing is to be answered.
  */
 json_object *
-jsonrpc_process_parsed(McpContext *ctx, json_object *message, const char *text,
-					   size_t len)
+jsonrpc_process_one(McpContext *ctx, json_object *message, const char *text,
+					size_t len)
 {
-	if (json_object_is_type(message, json_type_array))
-		return mcp_batch_process(ctx, text, len);
 	return process_message(ctx, message, text, len, false);
 }
 
@@ -378,20 +308,4 @@ valid_id(json_object *id, const char *text, size_t len)
 							   mcp_strndup(id_text, id_len),
 							   json_object_free_userdata);
 	return true;
-}
-
-/*
- * A message as one line of text (no raw newline: control characters in
- * strings are escaped), malloc'd.
- */
-char *
-jsonrpc_to_text(json_object *message)
-{
-	/* a batch's answer is text already (batch.c): one copy, no printbuf */
-	if (json_object_is_type(message, json_type_array) &&
-		json_object_get_userdata(message) != NULL)
-		return mcp_strdup(json_object_get_userdata(message));
-	return mcp_strdup(json_object_to_json_string_ext(message,
-													 JSON_C_TO_STRING_PLAIN |
-													 JSON_C_TO_STRING_NOSLASHESCAPE));
 }

@@ -367,19 +367,6 @@ add_caching_hints(const McpContext *ctx, json_object *result)
 }
 
 /*
- * The statement tools/list runs: outputSchema came with 2025-06-18, as
- * structuredContent did.
- */
-const char *
-mcp_tools_list_sql(const char *revision)
-{
-	return strcmp(revision, "2025-06-18") >= 0
-		? "SELECT l::text, jsonb_typeof(l) FROM ai_tool_list('mcp') l"
-		: "SELECT l::text, jsonb_typeof(l) FROM (SELECT coalesce(jsonb_agg(t - 'outputSchema' ORDER BY n), '[]') l"
-		" FROM jsonb_array_elements(ai_tool_list('mcp')) WITH ORDINALITY e(t, n)) s";
-}
-
-/*
  * tools/list: the extension's MCP catalog, all in one page (no cursor).
  */
 static json_object *
@@ -675,4 +662,3 @@ verbatim_json(json_object *value, const char *text)
 							   mcp_strdup(text), json_object_free_userdata);
 	return value;
 }
-

@@ -78,18 +78,18 @@ extern void mcp_text_block_configure(McpTextBlock mode);
 extern McpTextBlock mcp_text_block_mode(void);
 extern char *mcp_text_block_render(McpTextBlock mode, const char *envelope);
 
-/* in jsonrpc.c */
+/* in jsonrpc_message.c */
 extern json_object *jsonrpc_result(json_object *id, json_object *result);
 extern json_object *jsonrpc_error(json_object *id, int code,
 								  const char *message, json_object *data);
-extern json_object *jsonrpc_process_line(McpContext *ctx, const char *line,
-										 size_t len);
+extern json_object *jsonrpc_oversized_error(size_t max_bytes);
+extern char *jsonrpc_to_text(json_object *message);
+
+/* in jsonrpc.c */
 extern bool jsonrpc_parse(const char *line, size_t len, json_object **message,
 						  json_object **error);
-extern json_object *jsonrpc_process_parsed(McpContext *ctx, json_object *message,
-										   const char *text, size_t len);
-extern char *jsonrpc_to_text(json_object *message);
-extern json_object *jsonrpc_oversized_error(size_t max_bytes);
+extern json_object *jsonrpc_process_one(McpContext *ctx, json_object *message,
+										const char *text, size_t len);
 extern json_object *jsonrpc_process_member(McpContext *ctx, const char *text,
 										   size_t len);
 extern json_object *jsonrpc_member_id(const char *text, size_t len);
@@ -124,12 +124,16 @@ extern json_object *mcp_progress_notification(const McpContext *ctx,
 											  double elapsed_ms);
 extern char *mcp_id_key(json_object *id);
 
-extern const char *mcp_tools_list_sql(const char *revision);
-
 /* in catalog_watch.c */
+extern const char *mcp_tools_list_sql(const char *revision);
 extern void mcp_catalog_seen(McpSession *session, const char *list_text);
 extern bool mcp_catalog_changed(McpContext *ctx);
 extern json_object *mcp_list_changed_notification(void);
 
+/* in message.c: one message or a batch, as the transport received it */
+extern json_object *jsonrpc_process_line(McpContext *ctx, const char *line,
+										 size_t len);
+extern json_object *jsonrpc_process_parsed(McpContext *ctx, json_object *message,
+										   const char *text, size_t len);
 
 #endif							/* MCP_PROTOCOL_H */
