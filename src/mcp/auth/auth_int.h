@@ -31,7 +31,7 @@ typedef enum McpAuthFileKind
 	MCP_AUTH_FILE_PUBLIC		/* no permission check */
 } McpAuthFileKind;
 
-/* in auth.c */
+/* in auth_files.c */
 extern bool mcp_auth_role_name_ok(const char *name, size_t len);
 extern bool mcp_auth_read_file(const char *path, const char *what,
 							   McpAuthFileKind kind, size_t max_bytes,
