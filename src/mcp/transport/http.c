@@ -48,7 +48,6 @@
  *-------------------------------------------------------------------------
  */
 #include <errno.h>
-#include <netdb.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -820,48 +819,6 @@ serve_metadata(struct MHD_Connection *connection)
 	return http_respond(connection, 200, "application/json", metadata, NULL, NULL);
 }
 
-/*
- * Queue a response; text (malloc'd, or NULL for no body) is taken over.
- */
-enum MHD_Result
-http_respond(struct MHD_Connection *connection, int status, const char *content_type,
-		char *text, const char *header, const char *value)
-{
-	struct MHD_Response *response;
-	enum MHD_Result result;
-
-	response = MHD_create_response_from_buffer(text != NULL ? strlen(text) : 0,
-											   text != NULL ? text : (char *) "",
-											   text != NULL ? MHD_RESPMEM_MUST_FREE
-											   : MHD_RESPMEM_PERSISTENT);
-	if (response == NULL)
-	{
-		free(text);
-		return MHD_NO;
-	}
-	if (content_type != NULL)
-		MHD_add_response_header(response, "Content-Type", content_type);
-	if (header != NULL)
-		MHD_add_response_header(response, header, value);
-	mcp_metrics_http_response(status, text != NULL ? strlen(text) : 0);
-	http_limits_answer_queued(connection);
-	result = MHD_queue_response(connection, (unsigned int) status, response);
-	MHD_destroy_response(response);
-	return result;
-}
-
-/* a JSON-RPC error without id, with an HTTP status */
-enum MHD_Result
-http_respond_error(struct MHD_Connection *connection, int status, int code,
-			  const char *message)
-{
-	json_object *error = jsonrpc_error(NULL, code, message, NULL);
-	char	   *text = jsonrpc_to_text(error);
-
-	json_object_put(error);
-	return http_respond(connection, status, "application/json", text, NULL, NULL);
-}
-
 static enum MHD_Result
 respond_unauthorized(struct MHD_Connection *connection, McpAuthStatus status,
 					 const char *reason)
@@ -890,32 +847,6 @@ count_authorization(void *cls, enum MHD_ValueKind kind, const char *key,
 	if (strcasecmp(key, "Authorization") == 0)
 		(*(int *) cls)++;
 	return MHD_YES;
-}
-
-/*
- * Does an Accept header take this type (itself, type/asterisk, or all)?
- */
-bool
-http_accepts(const char *accept, const char *type)
-{
-	size_t		major = strcspn(type, "/");
-	const char *p = accept;
-
-	while (*p != '\0')
-	{
-		size_t		n;
-
-		p += strspn(p, " \t,");
-		n = strcspn(p, ",;");
-		while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
-			n--;
-		if ((n == strlen(type) && strncasecmp(p, type, n) == 0) ||
-			(n == 3 && strncmp(p, "*/*", 3) == 0) ||
-			(n == major + 2 && strncasecmp(p, type, major + 1) == 0 && p[major + 1] == '*'))
-			return true;
-		p += strcspn(p, ",");
-	}
-	return false;
 }
 
 /*
@@ -951,16 +882,6 @@ decode_header_value(const char *value)
 		return NULL;
 	}
 	return (char *) out;
-}
-
-/*
- * One line per request (log.c).
- */
-void
-http_log_request(const char *method, const McpContext *ctx, const char *role,
-			int status, double start)
-{
-	mcp_log_request(MCP_LOG_NOTICE, method, ctx, role, status, start);
 }
 
 static int
@@ -1009,43 +930,6 @@ log_mhd(void *cls, const char *fmt, va_list ap)
 
 	vsnprintf(line, sizeof(line), fmt, ap);
 	mcp_log(MCP_LOG_INFO, "libmicrohttpd: %s", line);
-}
-
-/*
- * Resolve the address to bind (a numeric address or a host name) and say
- * whether it is a loopback one.
- */
-bool
-http_bind_address(const char *address, int port, struct sockaddr_storage *addr,
-				  bool *loopback)
-{
-	struct addrinfo hints;
-	struct addrinfo *found = NULL;
-	char		service[16];
-	int			rc;
-
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	hints.ai_flags = AI_PASSIVE;
-	snprintf(service, sizeof(service), "%d", port);
-	rc = getaddrinfo(address, service, &hints, &found);
-	if (rc != 0 || found == NULL)
-	{
-		mcp_log(MCP_LOG_ERROR, "could not resolve the address \"%s\": %s",
-				address, gai_strerror(rc));
-		return false;
-	}
-	memset(addr, 0, sizeof(*addr));
-	memcpy(addr, found->ai_addr, found->ai_addrlen);
-	if (found->ai_family == AF_INET)
-		*loopback = (ntohl(((struct sockaddr_in *) found->ai_addr)->sin_addr.s_addr) >> 24) == 127;
-	else
-		*loopback = found->ai_family == AF_INET6 &&
-			memcmp(&((struct sockaddr_in6 *) found->ai_addr)->sin6_addr,
-				   &in6addr_loopback, sizeof(struct in6_addr)) == 0;
-	freeaddrinfo(found);
-	return true;
 }
 
 /* a whole (small) file, NUL-terminated, or NULL with a logged error */

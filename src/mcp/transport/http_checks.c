@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * http_checks.c
- *	  Where a request may come from: its Origin and Host headers.
+ *	  Where a request may come from: its Origin and Host headers; and the
+ *	  address a listener binds, loopback or not.
  *
  * Origin (a browser's): every Origin header of the request must name a
  * loopback origin or one given with --allow-origin ("*": any); a request
@@ -21,6 +22,7 @@
  *
  *-------------------------------------------------------------------------
  */
+#include <netdb.h>
 #include <string.h>
 #include <strings.h>
 
@@ -183,4 +185,41 @@ http_is_loopback_host(const char *host, size_t len)
 		(len == 5 && strncmp(host, "[::1]", 5) == 0) ||
 		(len >= 9 && strncmp(host, "127.", 4) == 0 &&
 		 strspn(host, "0123456789.") == len);
+}
+
+/*
+ * Resolve the address to bind (a numeric address or a host name) and say
+ * whether it is a loopback one.
+ */
+bool
+http_bind_address(const char *address, int port, struct sockaddr_storage *addr,
+				  bool *loopback)
+{
+	struct addrinfo hints;
+	struct addrinfo *found = NULL;
+	char		service[16];
+	int			rc;
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE;
+	snprintf(service, sizeof(service), "%d", port);
+	rc = getaddrinfo(address, service, &hints, &found);
+	if (rc != 0 || found == NULL)
+	{
+		mcp_log(MCP_LOG_ERROR, "could not resolve the address \"%s\": %s",
+				address, gai_strerror(rc));
+		return false;
+	}
+	memset(addr, 0, sizeof(*addr));
+	memcpy(addr, found->ai_addr, found->ai_addrlen);
+	if (found->ai_family == AF_INET)
+		*loopback = (ntohl(((struct sockaddr_in *) found->ai_addr)->sin_addr.s_addr) >> 24) == 127;
+	else
+		*loopback = found->ai_family == AF_INET6 &&
+			memcmp(&((struct sockaddr_in6 *) found->ai_addr)->sin6_addr,
+				   &in6addr_loopback, sizeof(struct in6_addr)) == 0;
+	freeaddrinfo(found);
+	return true;
 }

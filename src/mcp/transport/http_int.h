@@ -37,7 +37,7 @@ typedef struct HttpRequest
 	char		scope[32];		/* a stateless request's own cancel scope */
 } HttpRequest;
 
-/* in http.c */
+/* in http_respond.c */
 extern enum MHD_Result http_respond(struct MHD_Connection *connection,
 									int status, const char *content_type,
 									char *text, const char *header,
@@ -47,10 +47,10 @@ extern enum MHD_Result http_respond_error(struct MHD_Connection *connection,
 										  const char *message);
 extern void http_log_request(const char *method, const McpContext *ctx,
 							 const char *role, int status, double start);
-extern void http_leave_request(const char *identity);
 extern bool http_accepts(const char *accept, const char *type);
-extern bool http_bind_address(const char *address, int port,
-							  struct sockaddr_storage *addr, bool *loopback);
+
+/* in http.c */
+extern void http_leave_request(const char *identity);
 
 /* in http_health.c */
 extern bool http_health_request(struct MHD_Connection *connection,
@@ -69,6 +69,8 @@ extern void http_checks_configure(const McpHttpSettings *s, bool loopback);
 extern bool http_origins_allowed(struct MHD_Connection *connection);
 extern bool http_host_allowed(struct MHD_Connection *connection);
 extern bool http_is_loopback_host(const char *host, size_t len);
+extern bool http_bind_address(const char *address, int port,
+							  struct sockaddr_storage *addr, bool *loopback);
 
 /* in http_limits.c */
 extern void http_limits_configure(int request_secs, int idle_secs,
