@@ -12,6 +12,7 @@
  *-------------------------------------------------------------------------
  */
 #include "options.h"
+#include "protocol/revision.h"
 
 /*
  * --version
@@ -58,7 +59,8 @@ mcp_help(void)
 		   "                         compact (the same JSON without whitespace or\n"
 		   "                         redundant fields, rows as arrays) or summary (one\n"
 		   "                         line); default $%s,\n"
-		   "                         else json.  Before revision 2025-06-18: json\n",
+		   "                         else json.  Before revision "
+		   MCP_REVISION_2025_06_18 ": json\n",
 		   TEXT_BLOCK_ENV);
 	printf("  -v, --verbose          log more to standard error (twice: debugging output)\n");
 	printf("  -V, --version          output version information, then exit\n");

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "protocol/protocol.h"
+#include "protocol/revision.h"
 
 /* how often at most the catalog is read again */
 #define CHECK_INTERVAL_MS 1000
@@ -93,7 +94,7 @@ mcp_list_changed_notification(void)
 const char *
 mcp_tools_list_sql(const char *revision)
 {
-	return strcmp(revision, "2025-06-18") >= 0
+	return strcmp(revision, MCP_REVISION_2025_06_18) >= 0
 		? "SELECT l::text, jsonb_typeof(l) FROM ai_tool_list('mcp') l"
 		: "SELECT l::text, jsonb_typeof(l) FROM (SELECT coalesce(jsonb_agg(t - 'outputSchema' ORDER BY n), '[]') l"
 		" FROM jsonb_array_elements(ai_tool_list('mcp')) WITH ORDINALITY e(t, n)) s";

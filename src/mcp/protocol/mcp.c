@@ -199,7 +199,7 @@ mcp_batches_allowed(const McpContext *ctx, const char **revision)
 	const char *negotiated = ctx->session != NULL ? ctx->session->revision : NULL;
 
 	*revision = negotiated != NULL ? negotiated : mcp_session_revision_for("");
-	return negotiated != NULL && strcmp(negotiated, "2025-06-18") < 0;
+	return negotiated != NULL && strcmp(negotiated, MCP_REVISION_2025_06_18) < 0;
 }
 
 /*
@@ -582,7 +582,7 @@ tool_result(const McpContext *ctx, const char *text, json_object *envelope,
 	json_object *result = json_object_new_object();
 	json_object *content = json_object_new_array();
 	json_object *item = json_object_new_object();
-	bool		structured = strcmp(ctx->revision, "2025-06-18") >= 0;
+	bool		structured = strcmp(ctx->revision, MCP_REVISION_2025_06_18) >= 0;
 	char	   *block = structured
 		? mcp_text_block_render(mcp_text_block_mode(), text) : NULL;
 

@@ -29,15 +29,12 @@
 #include "protocol/protocol.h"
 #include "protocol/revision.h"
 
-/* the stateless revision */
-#define STATELESS_REVISION "2026-07-28"
-
 /* session-based revisions, newest first; the first is initialize's default */
 static const char *const SESSION_REVISIONS[] = {
-	"2025-11-25",
-	"2025-06-18",
-	"2025-03-26",
-	"2024-11-05",
+	MCP_REVISION_2025_11_25,
+	MCP_REVISION_2025_06_18,
+	MCP_REVISION_2025_03_26,
+	MCP_REVISION_2024_11_05,
 	NULL
 };
 
@@ -70,8 +67,8 @@ mcp_known_revision(const char *revision)
 
 	if (revision == NULL)
 		return NULL;
-	if (strcmp(revision, STATELESS_REVISION) == 0)
-		return STATELESS_REVISION;
+	if (strcmp(revision, MCP_REVISION_STATELESS) == 0)
+		return MCP_REVISION_STATELESS;
 	for (i = 0; SESSION_REVISIONS[i] != NULL; i++)
 		if (strcmp(revision, SESSION_REVISIONS[i]) == 0)
 			return SESSION_REVISIONS[i];
@@ -81,7 +78,7 @@ mcp_known_revision(const char *revision)
 bool
 mcp_revision_is_stateless(const char *revision)
 {
-	return revision != NULL && strcmp(revision, STATELESS_REVISION) == 0;
+	return revision != NULL && strcmp(revision, MCP_REVISION_STATELESS) == 0;
 }
 
 /*
@@ -93,7 +90,7 @@ mcp_supported_revisions(void)
 	json_object *list = json_object_new_array();
 	int			i;
 
-	json_object_array_add(list, json_object_new_string(STATELESS_REVISION));
+	json_object_array_add(list, json_object_new_string(MCP_REVISION_STATELESS));
 	for (i = 0; SESSION_REVISIONS[i] != NULL; i++)
 		json_object_array_add(list, json_object_new_string(SESSION_REVISIONS[i]));
 	return list;
@@ -145,7 +142,7 @@ mcp_resolve_revision(McpContext *ctx, const char *method, json_object *id,
 							 "Invalid params: _meta must carry \"" META_CAPABILITIES
 							 "\" (an object) with \"" META_VERSION "\"", NULL);
 	}
-	ctx->revision = STATELESS_REVISION;
+	ctx->revision = MCP_REVISION_STATELESS;
 	ctx->stateless = true;
 	return NULL;
 }
@@ -159,7 +156,7 @@ mcp_server_info(const char *revision)
 	json_object *info = json_object_new_object();
 
 	json_object_object_add(info, "name", json_object_new_string(MCP_PROGNAME));
-	if (strcmp(revision, "2025-06-18") >= 0)
+	if (strcmp(revision, MCP_REVISION_2025_06_18) >= 0)
 		json_object_object_add(info, "title", json_object_new_string("neon_ai_tools"));
 	json_object_object_add(info, "version", json_object_new_string(MCP_VERSION));
 	return info;

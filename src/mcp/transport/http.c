@@ -707,7 +707,7 @@ prepare_context(struct MHD_Connection *connection, HttpRequest *req,
 	{
 		*error = jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
 							   "Bad Request: Mcp-Session-Id is required (send initialize first, "
-							   "or use protocol revision 2026-07-28 with _meta)", NULL);
+							   "or use protocol revision " MCP_REVISION_STATELESS " with _meta)", NULL);
 		return 400;
 	}
 	if (!http_session_find(session_id, req->identity, copy))
