@@ -92,6 +92,38 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection,
 static enum MHD_Result check_request(struct MHD_Connection *connection,
 									 const char *url, const char *method,
 									 HttpRequest *req);
+
+/* what the checks of one request (check_request) read and set */
+typedef struct RequestChecked
+{
+	struct MHD_Connection *connection;
+	const char *url;
+	const char *method;
+	HttpRequest *req;
+	const char *reason;			/* why authentication failed, or NULL */
+	int			status;			/* a check that answers itself sets it */
+	enum MHD_Result result;		/* and this */
+} RequestChecked;
+
+/* one check: its test, and how a request that fails it is answered */
+typedef struct RequestCheck
+{
+	bool		(*passes) (RequestChecked *rc);
+	bool		post_only;		/* not for DELETE */
+	int			status;			/* 0: the check answers itself */
+	const char *message;		/* the JSON-RPC error's message */
+} RequestCheck;
+
+static bool host_ok(RequestChecked *rc);
+static bool endpoint_ok(RequestChecked *rc);
+static bool method_ok(RequestChecked *rc);
+static bool origin_ok(RequestChecked *rc);
+static bool one_authorization(RequestChecked *rc);
+static bool authenticated(RequestChecked *rc);
+static bool role_ok(RequestChecked *rc);
+static bool json_body(RequestChecked *rc);
+static bool accepts_json(RequestChecked *rc);
+static bool body_fits(RequestChecked *rc);
 static enum MHD_Result answer_message(struct MHD_Connection *connection,
 									  HttpRequest *req);
 static int	check_role(const char *role);
@@ -391,28 +423,37 @@ handle(void *cls, struct MHD_Connection *connection, const char *url,
 }
 
 /*
- * The checks that need only the request line and headers.  A failure is
- * answered at once (libmicrohttpd then reads no body and closes).
+ * The checks that need only the request line and headers, in order: the
+ * first one a request fails answers it at once (libmicrohttpd then reads
+ * no body and closes).  A check with a status is answered here with that
+ * status and its message; one without answers itself (another header, a
+ * status that depends).
  */
+static const RequestCheck REQUEST_CHECKS[] = {
+	{host_ok, false, 403, "Forbidden: the Host is not this server's name"},
+	{endpoint_ok, false, 404, "Not Found: the MCP endpoint is " MCP_ENDPOINT},
+	{method_ok, false, 0, NULL},	/* 405 with Allow */
+	{origin_ok, false, 403, "Forbidden: the Origin is not allowed"},
+	{one_authorization, false, 0, NULL},	/* 400 with a challenge */
+	{authenticated, false, 0, NULL},	/* 400 or 401 with a challenge */
+	{role_ok, false, 0, NULL},	/* 403, or 503 */
+	{json_body, true, 415, "Unsupported Media Type: the body must be application/json"},
+	{accepts_json, true, 406, "Not Acceptable: the client must accept application/json and text/event-stream"},
+	{body_fits, true, 413, "Invalid Request: the body is larger than the server accepts"},
+};
+
 static enum MHD_Result
 check_request(struct MHD_Connection *connection, const char *url,
 			  const char *method, HttpRequest *req)
 {
 	const char *metadata_path = mcp_auth_metadata_path();
-	const char *type;
-	const char *accept;
-	const char *length;
-	const char *reason = NULL;
-	McpAuthStatus auth;
-	int			authorizations = 0;
-	int			status = 0;
-	enum MHD_Result result = MHD_YES;
+	RequestChecked rc = {connection, url, method, req, NULL, 0, MHD_YES};
 
 	/* probes: before the Host check, as orchestrators probe by address */
-	if (http_health_request(connection, url, method, true, &result))
+	if (http_health_request(connection, url, method, true, &rc.result))
 	{
 		req->answered = true;
-		return result;
+		return rc.result;
 	}
 	if (metadata_path != NULL && strcmp(method, "GET") == 0 &&
 		(strcmp(url, metadata_path) == 0 || strcmp(url, METADATA_ROOT_PATH) == 0))
@@ -420,68 +461,144 @@ check_request(struct MHD_Connection *connection, const char *url,
 		req->answered = true;
 		return serve_metadata(connection);
 	}
-	if (!http_host_allowed(connection))
-		status = 403, result = http_respond_error(connection, 403, JSONRPC_INVALID_REQUEST,
-											 "Forbidden: the Host is not this server's name");
-	else if (strcmp(url, MCP_ENDPOINT) != 0)
-		status = 404, result = http_respond_error(connection, 404, JSONRPC_INVALID_REQUEST,
-											 "Not Found: the MCP endpoint is " MCP_ENDPOINT);
-	else if (strcmp(method, "POST") != 0 && strcmp(method, "DELETE") != 0)
-		status = 405, result = http_respond(connection, 405, "application/json",
-									   mcp_strdup("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,"
-												  "\"message\":\"Method Not Allowed: POST a JSON-RPC message (this server opens no stream on GET)\"}}"),
-									   "Allow", "POST, DELETE");
-	else if (!http_origins_allowed(connection))
-		status = 403, result = http_respond_error(connection, 403, JSONRPC_INVALID_REQUEST,
-											 "Forbidden: the Origin is not allowed");
-	else if (mcp_auth_enabled() &&
-			 (MHD_get_connection_values(connection, MHD_HEADER_KIND,
-										count_authorization, &authorizations),
-			  authorizations > 1))
-		status = 400, result = respond_unauthorized(connection, MCP_AUTH_MALFORMED,
-													"more than one Authorization header"),
-			mcp_metrics_auth_failure(MCP_AUTHFAIL_MALFORMED);
-	else if (mcp_auth_enabled() &&
-			 (auth = mcp_auth_check_identity(MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
-																		 "Authorization"),
-											 &req->role, req->identity, &reason)) != MCP_AUTH_OK)
-		status = auth == MCP_AUTH_MALFORMED ? 400 : 401,
-			result = respond_unauthorized(connection, auth, reason),
-			mcp_metrics_auth_failure(auth == MCP_AUTH_MISSING ? MCP_AUTHFAIL_MISSING
-									 : auth == MCP_AUTH_MALFORMED ? MCP_AUTHFAIL_MALFORMED
-									 : auth == MCP_AUTH_EXPIRED ? MCP_AUTHFAIL_EXPIRED
-									 : MCP_AUTHFAIL_INVALID);
-	else if (req->role != NULL &&
-			 (status = check_role(req->role)) != 0)
-		result = http_respond_error(connection, status, JSONRPC_INVALID_REQUEST,
-									status == 403 ? "Forbidden: the token's role may not be used"
-									: "Service Unavailable: the token's role could not be checked; retry shortly");
-	if (status == 0 && strcmp(method, "POST") == 0)
+	for (size_t i = 0; i < sizeof(REQUEST_CHECKS) / sizeof(REQUEST_CHECKS[0]); i++)
 	{
-		type = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Type");
-		accept = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Accept");
-		length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
-		if (type == NULL || strncasecmp(type, "application/json", 16) != 0 ||
-			(type[16] != '\0' && type[16] != ';' && type[16] != ' '))
-			status = 415, result = http_respond_error(connection, 415, JSONRPC_INVALID_REQUEST,
-												 "Unsupported Media Type: the body must be application/json");
-		else if (accept != NULL && !http_accepts(accept, "application/json") &&
-				 !http_accepts(accept, "text/event-stream"))
-			status = 406, result = http_respond_error(connection, 406, JSONRPC_INVALID_REQUEST,
-												 "Not Acceptable: the client must accept application/json and text/event-stream");
-		else if (length != NULL && strtoull(length, NULL, 10) > settings->max_body_bytes)
-			status = 413, result = http_respond_error(connection, 413, JSONRPC_INVALID_REQUEST,
-												 "Invalid Request: the body is larger than the server accepts"),
-				mcp_metrics_refusal(MCP_REFUSED_BODY_SIZE);
-	}
-	if (status != 0)
-	{
+		const RequestCheck *check = &REQUEST_CHECKS[i];
+
+		if ((check->post_only && strcmp(method, "POST") != 0) ||
+			check->passes(&rc))
+			continue;
+		if (check->status != 0)
+		{
+			rc.status = check->status;
+			rc.result = http_respond_error(connection, check->status,
+										   JSONRPC_INVALID_REQUEST, check->message);
+		}
 		req->answered = true;
-		http_log_request(method, NULL, req->role, status, req->start);
-		if (reason != NULL)
-			mcp_log(MCP_LOG_NOTICE, "request refused: %s", reason);
+		http_log_request(method, NULL, req->role, rc.status, req->start);
+		if (rc.reason != NULL)
+			mcp_log(MCP_LOG_NOTICE, "request refused: %s", rc.reason);
+		return rc.result;
 	}
-	return result;
+	return MHD_YES;
+}
+
+/* the checks of REQUEST_CHECKS: true when the request passes */
+static bool
+host_ok(RequestChecked *rc)
+{
+	return http_host_allowed(rc->connection);
+}
+
+static bool
+endpoint_ok(RequestChecked *rc)
+{
+	return strcmp(rc->url, MCP_ENDPOINT) == 0;
+}
+
+static bool
+method_ok(RequestChecked *rc)
+{
+	if (strcmp(rc->method, "POST") == 0 || strcmp(rc->method, "DELETE") == 0)
+		return true;
+	rc->status = 405;
+	rc->result = http_respond(rc->connection, 405, "application/json",
+							  mcp_strdup("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,"
+										 "\"message\":\"Method Not Allowed: POST a JSON-RPC message (this server opens no stream on GET)\"}}"),
+							  "Allow", "POST, DELETE");
+	return false;
+}
+
+static bool
+origin_ok(RequestChecked *rc)
+{
+	return http_origins_allowed(rc->connection);
+}
+
+/* with tokens configured: at most one Authorization header */
+static bool
+one_authorization(RequestChecked *rc)
+{
+	int			authorizations = 0;
+
+	if (!mcp_auth_enabled())
+		return true;
+	MHD_get_connection_values(rc->connection, MHD_HEADER_KIND,
+							  count_authorization, &authorizations);
+	if (authorizations <= 1)
+		return true;
+	rc->status = 400;
+	rc->result = respond_unauthorized(rc->connection, MCP_AUTH_MALFORMED,
+									  "more than one Authorization header");
+	mcp_metrics_auth_failure(MCP_AUTHFAIL_MALFORMED);
+	return false;
+}
+
+/* with tokens configured: a valid bearer token (it sets the role) */
+static bool
+authenticated(RequestChecked *rc)
+{
+	McpAuthStatus auth;
+
+	if (!mcp_auth_enabled())
+		return true;
+	auth = mcp_auth_check_identity(MHD_lookup_connection_value(rc->connection, MHD_HEADER_KIND,
+															   "Authorization"),
+								   &rc->req->role, rc->req->identity, &rc->reason);
+	if (auth == MCP_AUTH_OK)
+		return true;
+	rc->status = auth == MCP_AUTH_MALFORMED ? 400 : 401;
+	rc->result = respond_unauthorized(rc->connection, auth, rc->reason);
+	mcp_metrics_auth_failure(auth == MCP_AUTH_MISSING ? MCP_AUTHFAIL_MISSING
+							 : auth == MCP_AUTH_MALFORMED ? MCP_AUTHFAIL_MALFORMED
+							 : auth == MCP_AUTH_EXPIRED ? MCP_AUTHFAIL_EXPIRED
+							 : MCP_AUTHFAIL_INVALID);
+	return false;
+}
+
+/* the token's role, if any, is one a request may run as */
+static bool
+role_ok(RequestChecked *rc)
+{
+	if (rc->req->role == NULL || (rc->status = check_role(rc->req->role)) == 0)
+		return true;
+	rc->result = http_respond_error(rc->connection, rc->status, JSONRPC_INVALID_REQUEST,
+									rc->status == 403 ? "Forbidden: the token's role may not be used"
+									: "Service Unavailable: the token's role could not be checked; retry shortly");
+	return false;
+}
+
+static bool
+json_body(RequestChecked *rc)
+{
+	const char *type = MHD_lookup_connection_value(rc->connection, MHD_HEADER_KIND,
+												   "Content-Type");
+
+	return type != NULL && strncasecmp(type, "application/json", 16) == 0 &&
+		(type[16] == '\0' || type[16] == ';' || type[16] == ' ');
+}
+
+static bool
+accepts_json(RequestChecked *rc)
+{
+	const char *accept = MHD_lookup_connection_value(rc->connection, MHD_HEADER_KIND,
+													 "Accept");
+
+	return accept == NULL || http_accepts(accept, "application/json") ||
+		http_accepts(accept, "text/event-stream");
+}
+
+/* a Content-Length over --max-body is refused before the body comes */
+static bool
+body_fits(RequestChecked *rc)
+{
+	const char *length = MHD_lookup_connection_value(rc->connection, MHD_HEADER_KIND,
+													 "Content-Length");
+
+	if (length == NULL || strtoull(length, NULL, 10) <= settings->max_body_bytes)
+		return true;
+	mcp_metrics_refusal(MCP_REFUSED_BODY_SIZE);
+	return false;
 }
 
 /*
