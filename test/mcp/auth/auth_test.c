@@ -2,7 +2,7 @@
  *
  * auth_test.c
  *	  Unit tests of neon-ai-tools-mcp's bearer-token authentication
- *	  (src/mcp/auth*.c), printing TAP.
+ *	  (src/mcp/auth/auth*.c), printing TAP.
  *
  * Usage: auth_test DIR FIRST
  *
