@@ -225,7 +225,7 @@ if [ -f "$WORK/test/readme/run.sh" ]; then
 fi
 
 # (a4) The MCP program's bearer-token authentication (issue 16, item 3):
-# src/mcp/auth*.c's unit test with keys and tokens the openssl CLI makes,
+# src/mcp/auth/auth*.c's unit test with keys and tokens the openssl CLI makes,
 # then once more under valgrind.  No server.
 if [ -f "$WORK/test/mcp/auth/run.sh" ]; then
     run_suite mcpauth tap env PG_CONFIG="$NAT_PG_CONFIG" bash test/mcp/auth/run.sh || true

@@ -11,12 +11,13 @@
 #ifndef MCP_OPTIONS_H
 #define MCP_OPTIONS_H
 
-#include "auth.h"
-#include "http.h"
-#include "neon_ai_tools_mcp.h"
+#include "auth/auth.h"
+#include "transport/http.h"
+#include "protocol/protocol.h"
 
 /* HTTP defaults (see --help) */
 #define DEFAULT_HTTP_POOL_SIZE 4
+#define REQUESTS_PER_CONNECTION 4	/* default --max-requests per pooled one */
 #define DEFAULT_MAX_CONNECTIONS 256
 #define DEFAULT_MAX_PER_ADDRESS 64
 #define DEFAULT_REQUEST_TIMEOUT_SECS 10
@@ -51,7 +52,7 @@ typedef struct McpOptions
 	bool		verbose_from_cli;
 } McpOptions;
 
-/* in main.c */
+/* in help.c */
 extern void mcp_help(void);
 extern void mcp_version(void);
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # What unnamed statements cost neon-ai-tools-mcp, measured directly against
-# PostgreSQL (no pooler) in one run: the program built with src/mcp/db.c
-# from REF ("before": a named prepared statement per connection, which
-# PgBouncer in transaction mode cannot carry) and with the checkout's
-# db.c ("after": an unnamed statement per call, parsed each time).  Both
-# builds share everything else.  Each round feeds each build the same
+# PostgreSQL (no pooler) in one run: the program built from REF's src/mcp
+# ("before": a named prepared statement per connection, which PgBouncer in
+# transaction mode cannot carry) and from the checkout's ("after": an
+# unnamed statement per call, parsed each time; src/mcp/db/db.c).  The
+# whole folder is taken from REF, as REF's db.c does not build in today's
+# layered tree (src/mcp/base, db, protocol, ...).  Each round feeds each build the same
 # session of tools/call requests on stdin (select_query by key, the
 # cheapest real call, so parsing weighs most) and times it; rounds
 # alternate which build goes first.  Prints calls/s per round, the medians
@@ -23,12 +24,12 @@ source "$HERE/../../scripts/cluster.sh"
 
 nat_mktemp_dir mcpstmt
 WORK=$NAT_DIR
+mkdir -p "$WORK/before" "$WORK/after/src"
+git -C "$NAT_ROOT" archive "$REF" src/mcp | tar -x -C "$WORK/before"
+(cd "$NAT_ROOT" && git ls-files -co --exclude-standard -z src/mcp | xargs -0 cp --parents -t "$WORK/after")
 for v in before after; do
-    mkdir -p "$WORK/$v/src/mcp"
-    cp "$NAT_ROOT"/src/mcp/*.c "$NAT_ROOT"/src/mcp/*.h "$NAT_ROOT/src/mcp/Makefile" "$WORK/$v/src/mcp/"
     cp "$NAT_ROOT/neon_ai_tools.control" "$WORK/$v/"
 done
-git -C "$NAT_ROOT" show "$REF:src/mcp/db.c" >"$WORK/before/src/mcp/db.c"
 chown -R "$NAT_USER": "$WORK"
 for v in before after; do
     nat_run_as_user "$WORK/$v/src/mcp" make -s PG_CONFIG="$NAT_PG_CONFIG" >/dev/null

@@ -1,7 +1,7 @@
 # neon-ai-tools-mcp --http (issue 16), driven with curl against a real
 # cluster:
 #
-#   - every HTTP status of src/mcp/http.c: 404, 405 (Allow), 403 (Origin),
+#   - every HTTP status of src/mcp/transport/http.c: 404, 405 (Allow), 403 (Origin),
 #     415, 406, 413 (Content-Length and chunked), 400 (JSON, session,
 #     -32020 header mismatch incl. the =?base64?...?= form, -32022, -32602),
 #     404 unknown session and -32601 unknown method, 202 notifications,
@@ -479,7 +479,7 @@ unlike(server_log($srv), qr/\berror:/i, 'the server logged no error')
 
 # (d) stdio: the main thread reads standard input itself; while a
 # statement runs it watches standard input for cancellations and keeps the
-# other messages, in order, for after the answer (src/mcp/stdio.c).
+# other messages, in order, for after the answer (src/mcp/transport/stdio.c).
 {
 	my $start = sub {
 		my ($in, $out, $err) = @_;

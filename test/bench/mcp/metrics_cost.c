@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "metrics.h"
+#include "base/metrics.h"
 
 #define REQUESTS 5000000L
 
@@ -24,16 +24,6 @@ void	   *
 mcp_realloc(void *ptr, size_t size)
 {
 	return realloc(ptr, size);
-}
-void
-mcp_pool_stats(int *size, int *in_use, int *idle, int *waiting)
-{
-	*size = *in_use = *idle = *waiting = 0;
-}
-int
-http_session_open_count(void)
-{
-	return 0;
 }
 
 static void *

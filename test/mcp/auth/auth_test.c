@@ -2,7 +2,7 @@
  *
  * auth_test.c
  *	  Unit tests of neon-ai-tools-mcp's bearer-token authentication
- *	  (src/mcp/auth*.c), printing TAP.
+ *	  (src/mcp/auth/auth*.c), printing TAP.
  *
  * Usage: auth_test DIR FIRST
  *
@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "auth.h"
-#include "neon_ai_tools_mcp.h"
+#include "auth/auth.h"
+#include "base/base.h"
 
 #define RESOURCE "https://mcp.example:8443/mcp"
 #define ISSUER "https://issuer.example"

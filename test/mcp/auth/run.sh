@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The bearer-token authentication of neon-ai-tools-mcp (src/mcp/auth*.c,
+# The bearer-token authentication of neon-ai-tools-mcp (src/mcp/auth/auth*.c,
 # issue 16 item 3), tested without a server.  Prints TAP.
 #
 #   1. builds test/mcp/auth/auth_test (make -C src/mcp auth-test): one

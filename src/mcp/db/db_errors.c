@@ -1,0 +1,240 @@
+/*-------------------------------------------------------------------------
+ *
+ * db_errors.c
+ *	  The MCP program's own failures, categorized as the extension's
+ *	  envelope categorizes errors (README, "Results").
+ *
+ * This is the transport's failure handling, not tool logic: a tool's
+ * failures come back from the extension as answers, never as SQL errors.
+ * What reaches here is a connection that could not be made or was lost, a
+ * login the server refused, or a statement of ours that failed (the
+ * extension missing, EXECUTE not granted, the arguments not JSON).  Every
+ * message taken from libpq is masked (mask.c) before anyone sees it.
+ *
+ * IDENTIFICATION
+ *	  src/mcp/db/db_errors.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "libpq-fe.h"
+#include "db/db.h"
+
+static void set_auth_failure(McpDbResult *result, const char *message);
+static bool contains(const char *haystack, const char *needle);
+
+/*
+ * A masked, one-line copy of a libpq message: trailing newlines dropped,
+ * inner newlines and tabs folded into single spaces.
+ */
+char *
+mcp_db_clean_message(const char *message)
+{
+	char	   *masked = mcp_mask_text(message);
+	char	   *out = masked;
+	char	   *p;
+	bool		space = false;
+
+	for (p = masked; *p != '\0'; p++)
+	{
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+		{
+			space = true;
+			continue;
+		}
+		if (space && out > masked && out[-1] != ' ')
+			*out++ = ' ';
+		space = false;
+		*out++ = *p;
+	}
+	*out = '\0';
+	return masked;
+}
+
+/*
+ * Fill result for a login the server refused: authentication_error.
+ */
+static void
+set_auth_failure(McpDbResult *result, const char *message)
+{
+	result->status = MCP_DB_AUTHENTICATION_ERROR;
+	result->message = mcp_strdup(message);
+	result->error_type = "authentication_error";
+	result->portable_type = "permission_denied";
+	result->retryable = false;
+	result->suggestion =
+		"The server refused the login: check the user name and password "
+		"(or ~/.pgpass, PGPASSWORD) in the MCP server's configuration and "
+		"the server's pg_hba.conf; retrying as it is will fail again.";
+}
+
+/*
+ * Fill result for a connection that could not be made or was lost (message
+ * already masked): authentication_error when the server refused the login,
+ * connection_error otherwise, with a suggestion for the usual causes.
+ * libpq gives no SQLSTATE for a failed connection, so its message is all
+ * there is to go by.
+ */
+void
+mcp_db_set_connection_failure(McpDbResult *result, const char *message)
+{
+	if (contains(message, "password authentication failed") ||
+		contains(message, "no password supplied") ||
+		contains(message, "authentication failed") ||
+		contains(message, "no pg_hba.conf entry") ||
+		contains(message, "is not permitted to log in") ||
+		(contains(message, "role \"") && contains(message, "does not exist")) ||
+		contains(message, "permission denied for database"))
+	{
+		set_auth_failure(result, message);
+		return;
+	}
+	result->status = MCP_DB_CONNECTION_ERROR;
+	result->message = mcp_strdup(message);
+	result->error_type = "connection_error";
+	result->portable_type = "connection_error";
+	/* the envelope's contract: connection_error is always retryable */
+	result->retryable = true;
+	if (contains(message, "SSL was required") ||
+		contains(message, "does not support SSL"))
+	{
+		result->suggestion =
+			"The server does not offer SSL, which neon-ai-tools-mcp requires by "
+			"default for hosts that are not local: add sslmode=disable (or "
+			"prefer) to the connection string if the network is trusted.";
+	}
+	else if (contains(message, "database \"") && contains(message, "does not exist"))
+	{
+		result->suggestion =
+			"The database does not exist: check the database name in the MCP "
+			"server's connection string.";
+	}
+	else
+	{
+		result->suggestion =
+			"The database is not reachable: check that the server is running and "
+			"that the host and port in the MCP server's connection string are "
+			"right, then retry.";
+	}
+}
+
+/*
+ * Fill result for a protocol violation (08P01): the server, or a pooler in
+ * between, refused the exchange itself.  That is not a lost connection:
+ * sending the same call again meets the same refusal, so it is not
+ * retryable.  PgBouncer answers 08P01 for its own refusals too.
+ */
+void
+mcp_db_set_protocol_failure(McpDbResult *result, const char *message)
+{
+	result->status = MCP_DB_SQL_ERROR;
+	result->message = mcp_strdup(message);
+	snprintf(result->sqlstate, sizeof(result->sqlstate), "08P01");
+	result->error_type = "unknown_error";
+	result->portable_type = "unknown";
+	result->retryable = false;
+	result->suggestion =
+		"The server or a connection pooler in between refused the protocol "
+		"exchange (SQLSTATE 08P01): check the pooler's settings and log "
+		"(PgBouncer in transaction mode works with this program) before "
+		"calling again.";
+}
+
+/*
+ * Fill result for a statement that failed with an SQLSTATE.
+ */
+void
+mcp_db_set_sql_failure(McpDbResult *result, const void *pgresult)
+{
+	const PGresult *res = pgresult;
+	const char *sqlstate = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+	const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+	const char *detail = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL);
+	const char *hint = PQresultErrorField(res, PG_DIAG_MESSAGE_HINT);
+	char	   *message;
+
+	if (sqlstate == NULL)
+		sqlstate = "";
+	if (primary == NULL)
+		primary = PQresultErrorMessage(res);
+	message = mcp_db_clean_message(primary);
+	snprintf(result->sqlstate, sizeof(result->sqlstate), "%s", sqlstate);
+
+	if (strcmp(sqlstate, "08P01") == 0)
+		mcp_db_set_protocol_failure(result, message);
+	else if (strncmp(sqlstate, "08", 2) == 0 || strncmp(sqlstate, "57P", 3) == 0)
+		mcp_db_set_connection_failure(result, message);
+	else if (strncmp(sqlstate, "28", 2) == 0)
+		set_auth_failure(result, message);
+	else
+	{
+		result->status = MCP_DB_SQL_ERROR;
+		result->message = mcp_strdup(message);
+		result->retryable = false;
+		if (strcmp(sqlstate, "42883") == 0 || strcmp(sqlstate, "3F000") == 0)
+		{
+			result->error_type = "unknown_error";
+			result->portable_type = "unknown";
+			result->suggestion =
+				"The neon_ai_tools extension is not installed in this database, or "
+				"its schema is not on the search_path: run CREATE EXTENSION "
+				"neon_ai_tools, or set search_path in the connection string "
+				"(options=-csearch_path=...) or, behind a connection pooler, "
+				"with ALTER ROLE ... SET search_path.";
+		}
+		else if (strcmp(sqlstate, "42501") == 0)
+		{
+			result->error_type = "permission_denied";
+			result->portable_type = "permission_denied";
+			result->suggestion =
+				"The database role may not use the neon_ai_tools functions: ask an "
+				"administrator to grant EXECUTE on them.";
+		}
+		else if (strncmp(sqlstate, "22", 2) == 0)
+		{
+			result->error_type = "invalid_input";
+			result->portable_type = "invalid_input";
+			result->suggestion =
+				"PostgreSQL rejected the arguments as JSON (for example a \\u0000 "
+				"escape): change the offending value and call again.";
+		}
+		else if (strcmp(sqlstate, "57014") == 0)
+		{
+			result->error_type = "timeout";
+			result->portable_type = "timeout";
+			result->retryable = true;
+			result->suggestion =
+				"The statement was canceled (statement_timeout or an administrator): "
+				"narrow the request or retry later.";
+		}
+		else if (strncmp(sqlstate, "53", 2) == 0 || strncmp(sqlstate, "54", 2) == 0)
+		{
+			result->error_type = "resource_exhausted";
+			result->portable_type = "resource_exhausted";
+			result->retryable = true;
+			result->suggestion = "The server ran out of a resource: retry later with a smaller request.";
+		}
+		else
+		{
+			result->error_type = "unknown_error";
+			result->portable_type = "unknown";
+			result->suggestion = "Retry the call; if it fails again, check the server log.";
+		}
+	}
+	if (detail != NULL)
+		result->detail = mcp_db_clean_message(detail);
+	if (hint != NULL)
+		result->hint = mcp_db_clean_message(hint);
+	free(message);
+}
+
+/*
+ * Case-sensitive substring test.
+ */
+static bool
+contains(const char *haystack, const char *needle)
+{
+	return strstr(haystack, needle) != NULL;
+}
