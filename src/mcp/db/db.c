@@ -145,9 +145,7 @@ mcp_db_query(McpContext *ctx, const char *sql, int nparams,
 		mcp_metrics_refusal(MCP_REFUSED_POOL_BUSY);
 		result->status = MCP_DB_BUSY;
 		result->message = mcp_strdup("every database connection of the MCP server is busy");
-		result->error_type = "resource_exhausted";
-		result->portable_type = "resource_exhausted";
-		result->retryable = true;
+		mcp_db_set_error_kind(result, NAT_ERR_RESOURCE_EXHAUSTED);
 		result->suggestion = "The MCP server is at its connection limit: retry shortly.";
 		return;
 	}
@@ -239,8 +237,7 @@ run_statement(McpConn *conn, McpContext *ctx, const char *sql, int nparams,
 		mcp_log(MCP_LOG_WARNING, "the server refused the role: %s", message);
 		result->status = MCP_DB_ROLE_REFUSED;
 		result->message = message;
-		result->error_type = "permission_denied";
-		result->portable_type = "permission_denied";
+		mcp_db_set_error_kind(result, NAT_ERR_PERMISSION_DENIED);
 		result->suggestion = "The token's role cannot be used on this database.";
 	}
 	else if (out.cancelled && (out.statement == NULL ||
@@ -248,6 +245,7 @@ run_statement(McpConn *conn, McpContext *ctx, const char *sql, int nparams,
 	{
 		result->status = MCP_DB_CANCELLED;
 		result->message = mcp_strdup("the request was cancelled");
+		/* the program's own category: the client cancelled the request */
 		result->error_type = "cancelled";
 		result->portable_type = "cancelled";
 		result->suggestion = "The client cancelled this request; its statement was stopped.";
@@ -558,8 +556,7 @@ set_from_result(const PGresult *res, McpDbResult *result)
 		result->message = mcp_strdup(res == NULL
 									 ? "no result from the server"
 									 : "the statement returned no single row");
-		result->error_type = "unknown_error";
-		result->portable_type = "unknown";
+		mcp_db_set_error_kind(result, NAT_ERR_UNKNOWN_ERROR);
 		result->suggestion = "Retry the call; if it fails again, check the server log.";
 	}
 }

@@ -78,7 +78,20 @@ extern void mcp_pool_release(McpConn *conn);
 extern void mcp_pool_close(void);
 extern void mcp_pool_stats(int *size, int *in_use, int *idle, int *waiting);
 
+/*
+ * The error categories: the extension's own table (src/base/error_kinds.h,
+ * found through this program's -I of that folder), so that a failure the
+ * program names itself is categorized as the extension would.
+ */
+typedef enum McpErrorKind
+{
+#define NAT_ERROR_KIND(id, type, portable, retryable) id,
+#include "error_kinds.h"
+#undef NAT_ERROR_KIND
+} McpErrorKind;
+
 /* in db_errors.c: failures categorized as the extension's envelope does */
+extern void mcp_db_set_error_kind(McpDbResult *result, McpErrorKind kind);
 extern char *mcp_db_clean_message(const char *message);
 extern void mcp_db_set_connection_failure(McpDbResult *result,
 										  const char *message);

@@ -22,6 +22,30 @@
 #include "libpq-fe.h"
 #include "db/db.h"
 
+/* errorType, portable type and retryable of each kind (error_kinds.h) */
+static const struct
+{
+	const char *error_type;
+	const char *portable_type;
+	bool		retryable;
+}			error_kinds[] = {
+#define NAT_ERROR_KIND(id, type, portable, retryable) [id] = {type, portable, retryable},
+#include "error_kinds.h"
+#undef NAT_ERROR_KIND
+};
+
+/*
+ * Categorize a failure as the extension does: its errorType, its portable
+ * type and whether a retry as it is may succeed.
+ */
+void
+mcp_db_set_error_kind(McpDbResult *result, McpErrorKind kind)
+{
+	result->error_type = error_kinds[kind].error_type;
+	result->portable_type = error_kinds[kind].portable_type;
+	result->retryable = error_kinds[kind].retryable;
+}
+
 static void set_auth_failure(McpDbResult *result, const char *message);
 static bool contains(const char *haystack, const char *needle);
 
@@ -61,9 +85,7 @@ set_auth_failure(McpDbResult *result, const char *message)
 {
 	result->status = MCP_DB_AUTHENTICATION_ERROR;
 	result->message = mcp_strdup(message);
-	result->error_type = "authentication_error";
-	result->portable_type = "permission_denied";
-	result->retryable = false;
+	mcp_db_set_error_kind(result, NAT_ERR_AUTHENTICATION_ERROR);
 	result->suggestion =
 		"The server refused the login: check the user name and password "
 		"(or ~/.pgpass, PGPASSWORD) in the MCP server's configuration and "
@@ -93,10 +115,7 @@ mcp_db_set_connection_failure(McpDbResult *result, const char *message)
 	}
 	result->status = MCP_DB_CONNECTION_ERROR;
 	result->message = mcp_strdup(message);
-	result->error_type = "connection_error";
-	result->portable_type = "connection_error";
-	/* the envelope's contract: connection_error is always retryable */
-	result->retryable = true;
+	mcp_db_set_error_kind(result, NAT_ERR_CONNECTION_ERROR);
 	if (contains(message, "SSL was required") ||
 		contains(message, "does not support SSL"))
 	{
@@ -132,9 +151,7 @@ mcp_db_set_protocol_failure(McpDbResult *result, const char *message)
 	result->status = MCP_DB_SQL_ERROR;
 	result->message = mcp_strdup(message);
 	snprintf(result->sqlstate, sizeof(result->sqlstate), "08P01");
-	result->error_type = "unknown_error";
-	result->portable_type = "unknown";
-	result->retryable = false;
+	mcp_db_set_error_kind(result, NAT_ERR_UNKNOWN_ERROR);
 	result->suggestion =
 		"The server or a connection pooler in between refused the protocol "
 		"exchange (SQLSTATE 08P01): check the pooler's settings and log "
@@ -175,8 +192,7 @@ mcp_db_set_sql_failure(McpDbResult *result, const void *pgresult)
 		result->retryable = false;
 		if (strcmp(sqlstate, "42883") == 0 || strcmp(sqlstate, "3F000") == 0)
 		{
-			result->error_type = "unknown_error";
-			result->portable_type = "unknown";
+			mcp_db_set_error_kind(result, NAT_ERR_UNKNOWN_ERROR);
 			result->suggestion =
 				"The neon_ai_tools extension is not installed in this database, or "
 				"its schema is not on the search_path: run CREATE EXTENSION "
@@ -186,40 +202,33 @@ mcp_db_set_sql_failure(McpDbResult *result, const void *pgresult)
 		}
 		else if (strcmp(sqlstate, "42501") == 0)
 		{
-			result->error_type = "permission_denied";
-			result->portable_type = "permission_denied";
+			mcp_db_set_error_kind(result, NAT_ERR_PERMISSION_DENIED);
 			result->suggestion =
 				"The database role may not use the neon_ai_tools functions: ask an "
 				"administrator to grant EXECUTE on them.";
 		}
 		else if (strncmp(sqlstate, "22", 2) == 0)
 		{
-			result->error_type = "invalid_input";
-			result->portable_type = "invalid_input";
+			mcp_db_set_error_kind(result, NAT_ERR_INVALID_INPUT);
 			result->suggestion =
 				"PostgreSQL rejected the arguments as JSON (for example a \\u0000 "
 				"escape): change the offending value and call again.";
 		}
 		else if (strcmp(sqlstate, "57014") == 0)
 		{
-			result->error_type = "timeout";
-			result->portable_type = "timeout";
-			result->retryable = true;
+			mcp_db_set_error_kind(result, NAT_ERR_TIMEOUT);
 			result->suggestion =
 				"The statement was canceled (statement_timeout or an administrator): "
 				"narrow the request or retry later.";
 		}
 		else if (strncmp(sqlstate, "53", 2) == 0 || strncmp(sqlstate, "54", 2) == 0)
 		{
-			result->error_type = "resource_exhausted";
-			result->portable_type = "resource_exhausted";
-			result->retryable = true;
+			mcp_db_set_error_kind(result, NAT_ERR_RESOURCE_EXHAUSTED);
 			result->suggestion = "The server ran out of a resource: retry later with a smaller request.";
 		}
 		else
 		{
-			result->error_type = "unknown_error";
-			result->portable_type = "unknown";
+			mcp_db_set_error_kind(result, NAT_ERR_UNKNOWN_ERROR);
 			result->suggestion = "Retry the call; if it fails again, check the server log.";
 		}
 	}
