@@ -813,8 +813,10 @@ has_string(List *list, const char *s)
 	ListCell   *lc;
 
 	foreach(lc, list)
+	{
 		if (strcmp(lfirst(lc), s) == 0)
 			return true;
+	}
 	return false;
 }
 
@@ -1198,9 +1200,9 @@ query_values(ToolCall *call, Oid relid, HintColumn *col)
 	r.nslots = r.scan ? 2048 : 128;
 
 	/*
-	 * The table's own rows (not a view's, a parent's with its children's,
-	 * or a partitioned table's), all of whose values of the column the role
-	 * may read: read them without a query.
+	 * The table's own rows (not a view's, a parent's with its children's, or
+	 * a partitioned table's), all of whose values of the column the role may
+	 * read: read them without a query.
 	 */
 	direct = (relkind == RELKIND_RELATION || relkind == RELKIND_MATVIEW) &&
 		!has_subclass(relid) && stats_readable(relid, col->attnum) &&

@@ -19,7 +19,7 @@
 #ifndef NAT_ERROR_PATTERN_TABLE_H
 #define NAT_ERROR_PATTERN_TABLE_H
 
-#include "base/base.h"		/* NatErrorKind */
+#include "base/base.h"			/* NatErrorKind */
 
 /* which database's wording a pattern or a code comes from */
 typedef enum Dialect
@@ -166,10 +166,10 @@ typedef struct ErrorPattern
  */
 static const ErrorPattern patterns[] = {
 	/*
-	 * ---- Citus: a node the coordinator could not reach ----  First,
-	 * because the text goes on with libpq's own failure (a password refused,
-	 * a socket missing), which the patterns below would take for the
-	 * agent's own connection.  The SQLSTATE is 08006 either way.
+	 * ---- Citus: a node the coordinator could not reach ----  First, because
+	 * the text goes on with libpq's own failure (a password refused, a socket
+	 * missing), which the patterns below would take for the agent's own
+	 * connection.  The SQLSTATE is 08006 either way.
 	 */
 	{D_PG, NAT_ERR_CONNECTION_ERROR, NULL, ADV_CITUS_NODE, "uhp",
 	"connection to the remote node (?:([^@[:space:]\"]+)@)?([^[:space:]\"]+):([0-9]+) failed"},

@@ -78,7 +78,7 @@ typedef struct RowSink
 	ColumnOutput *cols;
 	JsonbValue *values;
 	int			format;			/* NatAnswerFormat */
-	StringInfo	text;			/* csv, markdown: the rows' text */
+	StringInfo text;			/* csv, markdown: the rows' text */
 	MemoryContext scratch;		/* csv, markdown: one row's workings */
 	NatContinuation *cont;		/* the call's "next", or NULL */
 	int			hidden;			/* columns ending each row, not answered:
@@ -319,6 +319,7 @@ add_row(RowSink *sink, TupleTableSlot *slot)
 		add_text_row(sink, slot, budget);
 		return;
 	}
+
 	/*
 	 * The brackets and the separator after the row: each value is counted
 	 * with a separator after it, and the last one's is the row's.

@@ -181,8 +181,10 @@ suggest_column(const char *message, const char *sql, const char *table,
 		ListCell   *c;
 
 		foreach(c, nat_closest_columns(lfirst_oid(lc), missing))
+		{
 			if (!list_member(close, makeString(lfirst(c))))
 				close = lappend(close, makeString(lfirst(c)));
+		}
 	}
 	if (list_length(close) == 1)
 	{

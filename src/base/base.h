@@ -211,8 +211,7 @@ typedef enum NatSqlOrigin
 {
 	NAT_SQL_GENERATED,			/* built by a tool from its arguments */
 	NAT_SQL_AGENT,				/* the agent's own text (execute_sql) */
-	NAT_SQL_AGENT_LONG			/* ... longer than the limit below: not
-								 * cached */
+	NAT_SQL_AGENT_LONG			/* ... longer than the limit below: not cached */
 } NatSqlOrigin;
 
 /* longest agent SQL text (bytes) whose plan is cached */
@@ -306,7 +305,7 @@ extern bool nat_tool_enabled(const char *name);
 typedef struct ToolCall
 {
 	const char *tool_name;		/* as the caller named it */
-	const struct ToolDef *tool;	/* NULL until found */
+	const struct ToolDef *tool; /* NULL until found */
 	Jsonb	   *args;
 	void	   *targs;			/* args validated and decoded (NAT_ARGS) */
 	MemoryContext cxt;			/* lives until the answer is built */
@@ -320,12 +319,12 @@ typedef struct ToolCall
 								 * nothing */
 	const char *error_type;		/* the error answer's errorType, or NULL */
 	NatErrorKind error_kind;	/* ... and its kind */
-	const char *stats_tool;		/* the tool's name once found, enabled
-								 * or not (tool_stats.c) */
+	const char *stats_tool;		/* the tool's name once found, enabled or not
+								 * (tool_stats.c) */
 	int64		answer_rows;	/* rowCount of the answer, every statement's */
 	int64		affected_rows;	/* rows changed, for the audit log; -1: none */
-	int64		statement_changed;	/* the last statement's rows changed, every
-									 * level (write_count.c) */
+	int64		statement_changed;	/* the last statement's rows changed,
+									 * every level (write_count.c) */
 	int64		statement_own;	/* ... and its own count (SPI); -1: a query */
 
 	/* reported in the envelope */

@@ -129,7 +129,7 @@ static struct rlimit as_original;
 static long as_other_kb = 0;
 static bool as_limited = false;
 static TimestampTz as_calibrated_at = 0;
-static char *stack_grown_to = NULL;	/* the lowest stack address mapped */
+static char *stack_grown_to = NULL; /* the lowest stack address mapped */
 static int	stack_grown_for = 0;	/* ... for this max_stack_depth */
 
 /* how often what is mapped is learnt again (libraries loaded meanwhile) */

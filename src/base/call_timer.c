@@ -58,6 +58,7 @@ static TimeoutId call_timeout_id = MAX_TIMEOUTS;	/* not registered yet */
 static TimeoutId step_timeout_id = MAX_TIMEOUTS;
 static volatile sig_atomic_t call_timeout_fired = false;
 static volatile sig_atomic_t call_timeout_killed = false;
+
 /* a cancel of ours was taken (ProcessInterrupts() cleared it) and the call went on */
 static volatile sig_atomic_t call_cancel_taken = false;
 static TimestampTz call_deadline = 0;
@@ -77,8 +78,8 @@ call_timeout_handler(void)
 	 * Fired before and no cancel pending: the last one was taken, and the
 	 * code went on.  One still pending was not taken: the code has not
 	 * reached a CHECK_FOR_INTERRUPTS() since (a long step that checks for
-	 * none, or a backend the machine had no time to run), and the cancel
-	 * will stop it there; that is not code that caught it.
+	 * none, or a backend the machine had no time to run), and the cancel will
+	 * stop it there; that is not code that caught it.
 	 */
 	if (call_timeout_fired && !QueryCancelPending)
 		call_cancel_taken = true;

@@ -170,6 +170,7 @@ configure_http(McpOptions *o)
 		o->pool_size = DEFAULT_HTTP_POOL_SIZE;
 	if (o->http.max_requests <= 0)
 		o->http.max_requests = o->pool_size * REQUESTS_PER_CONNECTION;
+
 	/*
 	 * One token may take half of the request slots, unless told; without
 	 * tokens every caller is the same one, who may take them all.

@@ -124,8 +124,10 @@ has_key(List *keys, AttrNumber attnum)
 	ListCell   *lc;
 
 	foreach(lc, keys)
+	{
 		if (((NatSortKey *) lfirst(lc))->attnum == attnum)
 			return true;
+	}
 	return false;
 }
 

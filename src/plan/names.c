@@ -557,7 +557,8 @@ nat_rangevar_relation(RangeVar *rv)
 	if (rv->catalogname != NULL)
 		return InvalidOid;		/* a cross-database name raises */
 	if (rv->relpersistence == RELPERSISTENCE_TEMP)
-		return InvalidOid;		/* INTO TEMP s.t: a table to create, and raises */
+		return InvalidOid;		/* INTO TEMP s.t: a table to create, and
+								 * raises */
 	if (rv->schemaname != NULL)
 	{
 		Oid			nspid = get_namespace_oid(rv->schemaname, true);

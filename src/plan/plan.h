@@ -67,8 +67,8 @@ typedef struct ConversionFailure
 	char	   *column;			/* the column, or NULL */
 	Oid			typid;			/* the type it was converted to */
 	int32		typmod;
-	char	   *given;			/* the scalar refused, as text; NULL if it
-								 * was long or not a scalar */
+	char	   *given;			/* the scalar refused, as text; NULL if it was
+								 * long or not a scalar */
 	Oid			given_type;		/* its type (an array's element type) */
 	int32		given_typmod;
 	int			element;		/* its index in an array value, or -1 */

@@ -122,10 +122,10 @@ typedef struct ToolPlan
 	bool		multiple;		/* one result per statement in data */
 
 	/*
-	 * PLAN_ROWS: when the query answers no rows, look for values close to
-	 * the filter's before the answer is rendered (select_query; run/
-	 * execute.c calls answer/empty_hints.c).  A flag, not a function the
-	 * planner picks: planners sit below the answer and do not name it.
+	 * PLAN_ROWS: when the query answers no rows, look for values close to the
+	 * filter's before the answer is rendered (select_query; run/ execute.c
+	 * calls answer/empty_hints.c).  A flag, not a function the planner picks:
+	 * planners sit below the answer and do not name it.
 	 */
 	bool		empty_hints;
 

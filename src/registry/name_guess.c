@@ -241,8 +241,10 @@ word_member(List *words, const char *word)
 	ListCell   *lc;
 
 	foreach(lc, words)
+	{
 		if (strcmp(lfirst(lc), word) == 0)
 			return true;
+	}
 	return false;
 }
 
@@ -374,6 +376,7 @@ nat_tool_meant(const char *name)
 			}
 		}
 	}
+
 	/*
 	 * A name that only reads is offered only tools that only read; one that
 	 * only writes, only tools that may write.
@@ -418,11 +421,15 @@ sharing_words(const char *name, const char *const *candidates, int n)
 		ListCell   *lc;
 
 		foreach(lc, words)
+		{
 			if (!word_member(cwords, lfirst(lc)))
 				name_in_cand = false;
+		}
 		foreach(lc, cwords)
+		{
 			if (!word_member(words, lfirst(lc)))
 				cand_in_name = false;
+		}
 		if (!name_in_cand && !cand_in_name)
 			continue;
 		if (found)

@@ -87,8 +87,10 @@ every_tool(void)
 		tools = lappend(tools, (void *) builtin_tools[i]);
 	/* a custom tool named like a built-in of a later version is shadowed */
 	foreach(lc, nat_custom_tools())
+	{
 		if (nat_builtin_tool(((const ToolDef *) lfirst(lc))->name) == NULL)
 			tools = lappend(tools, lfirst(lc));
+	}
 	return tools;
 }
 
@@ -129,8 +131,10 @@ nat_available_tools(void)
 	ListCell   *lc;
 
 	foreach(lc, every_tool())
+	{
 		if (nat_tool_available(lfirst(lc)))
 			tools = lappend(tools, lfirst(lc));
+	}
 	return tools;
 }
 
@@ -145,9 +149,11 @@ nat_available_tool_names(void)
 
 	initStringInfo(&buf);
 	foreach(lc, every_tool())
+	{
 		if (nat_tool_available(lfirst(lc)))
 			appendStringInfo(&buf, "%s%s", buf.len > 0 ? ", " : "",
 							 ((const ToolDef *) lfirst(lc))->name);
+	}
 	return buf.data;
 }
 

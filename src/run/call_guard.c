@@ -205,7 +205,8 @@ typedef struct GuardState
 	List	   *allowed;		/* OIDs from read_only_allowed_functions */
 	bool		allowed_resolved;	/* "allowed" is worked out */
 	List	   *created;		/* ObjectAddress * made during the call */
-	Oid			role;			/* the role setting at the start (InvalidOid: none) */
+	Oid			role;			/* the role setting at the start (InvalidOid:
+								 * none) */
 	Oid			session_user;	/* the session user at the start */
 	MemoryContext cxt;			/* the call's memory */
 	bool		remote;			/* on a Citus worker, a coordinator's call
@@ -800,7 +801,8 @@ refused_read_only(Node *stmt)
 				return NULL;
 			}
 		case T_VariableShowStmt:
-		case T_VariableSetStmt:	/* SET LOCAL and SET TRANSACTION only, see above */
+		case T_VariableSetStmt: /* SET LOCAL and SET TRANSACTION only, see
+								 * above */
 		case T_DeclareCursorStmt:	/* without HOLD, see above */
 		case T_FetchStmt:
 		case T_ClosePortalStmt:
@@ -808,7 +810,7 @@ refused_read_only(Node *stmt)
 		case T_DoStmt:
 		case T_CallStmt:
 			return NULL;
-		case T_TransactionStmt:	/* on a worker: Citus's savepoints */
+		case T_TransactionStmt: /* on a worker: Citus's savepoints */
 		case T_CopyStmt:		/* on a worker: intermediate results; a
 								 * table's rows are refused by the engine */
 			return guard.remote ? NULL : GetCommandTagName(CreateCommandTag(stmt));

@@ -234,6 +234,7 @@ nat_citus_worker_from_coordinator(PlannedStmt *pstmt)
 	sets_state = IsA(stmt, VariableSetStmt) &&
 		((VariableSetStmt *) stmt)->name != NULL &&
 		pg_strcasecmp(((VariableSetStmt *) stmt)->name, CITUS_CALL_SETTING) == 0;
+
 	/*
 	 * While the guard runs, the coordinator's savepoints and SETs pass (its
 	 * own SETs around the DDL it propagates, and SET LOCALs, which the

@@ -74,8 +74,8 @@ needs_confirmation(ToolCall *call, int64 affected)
 	/*
 	 * Rows changed at every level (write_count.c): execute_sql and custom
 	 * tools, all of them; insert_data, update_data and delete_data with a
-	 * filter change the rows they were asked to freely, and need a token
-	 * when their cascades, triggers and rules change more than
+	 * filter change the rows they were asked to freely, and need a token when
+	 * their cascades, triggers and rules change more than
 	 * confirmation_min_rows besides.
 	 */
 	if ((strcmp(tool, "insert_data") == 0 || strcmp(tool, "update_data") == 0 ||

@@ -505,6 +505,7 @@ nat_run_tool_call(const char *name, Jsonb *args, bool plan_only)
 			nat_stats_call_escaped(call);
 		call_depth--;
 		current_call = NULL;
+
 		/*
 		 * Sequence state (currval, lastval) the call leaves to the next
 		 * caller: cleared when the call ran as another role than the one that
@@ -801,8 +802,8 @@ run_agent_statement(ToolCall *call, ToolPlan *plan, RawStmt *rs, int index)
 
 	/*
 	 * affectedRows for a statement that changed rows at any level (a SELECT
-	 * of a function that deletes, a DO block), with the statement's own
-	 * count beside it where that differs.
+	 * of a function that deletes, a DO block), with the statement's own count
+	 * beside it where that differs.
 	 */
 	nat_response_statement_end(call, modifies || call->statement_changed > 0,
 							   call->statement_changed,
@@ -853,8 +854,8 @@ run_plan(ToolCall *call, ToolPlan *plan)
 	nat_response_warnings(call, plan->warnings);
 
 	/*
-	 * The write limit holds for every row the call changes, whatever the tool:
-	 * the plan's own cap, else the server's.
+	 * The write limit holds for every row the call changes, whatever the
+	 * tool: the plan's own cap, else the server's.
 	 */
 	if (!call->read_only)
 		nat_writes_set_limit(plan->max_affected >= 0 ? plan->max_affected :

@@ -387,7 +387,7 @@ free_role_policy(RolePolicy *policy)
 
 	for (i = 0; i < NUM_POLICY_SETTINGS; i++)
 	{
-		if (policy->values[i].text != NULL)
+		if (policy->values[i].text !=NULL)
 			pfree(policy->values[i].text);
 		policy->values[i].text = NULL;
 	}

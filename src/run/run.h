@@ -96,7 +96,8 @@ extern void nat_role_policy_end(int nest);
 
 /* ---- in run/execute.c: the execution core ---- */
 
-extern int	nat_call_time_ceiling;	/* ai_tool_run(): the time left to its calls */
+extern int	nat_call_time_ceiling;	/* ai_tool_run(): the time left to its
+									 * calls */
 extern void nat_call_settings_for_workers(void);
 extern int	nat_effective_timeout(ToolCall *call);
 extern Jsonb *nat_run_tool_call(const char *name, Jsonb *args,

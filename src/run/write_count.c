@@ -95,17 +95,15 @@ static struct
 								 * call's memory */
 	int			nwrapped;
 	int			maxwrapped;
-	List	   *citus_runs;		/* CitusRun of each Citus modification
-								 * running */
+	List	   *citus_runs;		/* CitusRun of each Citus modification running */
 	int64		last_citus_rows;	/* rows counted for the last Citus
 									 * modification to finish, or -1 */
-	Node	   *citus_utility;	/* the utility statement whose Citus
-								 * tables were counted through Citus, while
-								 * it runs */
+	Node	   *citus_utility;	/* the utility statement whose Citus tables
+								 * were counted through Citus, while it runs */
 	List	   *citus_tables;	/* those tables (Oid) */
 	bool		citus_counted;	/* the statement being counted has one */
 	MemoryContext cxt;
-} writes;
+}			writes;
 
 /* a Citus modification's executor run, counted when it finishes */
 typedef struct CitusRun
@@ -186,8 +184,8 @@ counted_modify_table(PlanState *pstate)
 	/*
 	 * A view's rows are changed by its INSTEAD OF triggers, whose own
 	 * statements are counted where they run: not twice.  Rows of tables in
-	 * pg_catalog are metadata, not data (Citus deletes a dropped table's
-	 * rows from its pg_dist_* tables with DELETE statements).
+	 * pg_catalog are metadata, not data (Citus deletes a dropped table's rows
+	 * from its pg_dist_* tables with DELETE statements).
 	 */
 	if (counting() &&
 		mt->resultRelInfo->ri_RelationDesc->rd_rel->relkind != RELKIND_VIEW &&

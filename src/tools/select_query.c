@@ -194,11 +194,11 @@ parse_order_by(JsonbValue *order_by, Oid relid)
 			JsonbValue *nulls = getKeyJsonValueFromContainer(item->val.binary.data, "nulls", 5, NULL);
 
 			add_sort_key(&keys, relid, nat_json_value_text(column),
-							 direction && direction->type == jbvString ?
-							 nat_json_value_text(direction) : NULL,
-							 nulls && nulls->type == jbvString ?
-							 nat_json_value_text(nulls) : NULL,
-							 psprintf("%s.column", path));
+						 direction && direction->type == jbvString ?
+						 nat_json_value_text(direction) : NULL,
+						 nulls && nulls->type == jbvString ?
+						 nat_json_value_text(nulls) : NULL,
+						 psprintf("%s.column", path));
 		}
 	}
 	return keys;
@@ -251,8 +251,8 @@ select_query(ToolCall *call, const void *targs, ToolPlan *plan)
 											"$.columns", &omitted);
 
 	/*
-	 * All columns are those the role may read: say that some were left
-	 * out, by count only (their names are not the role's to see).
+	 * All columns are those the role may read: say that some were left out,
+	 * by count only (their names are not the role's to see).
 	 */
 	if (omitted > 0)
 		nat_plan_add_warning(plan,
@@ -270,8 +270,8 @@ select_query(ToolCall *call, const void *targs, ToolPlan *plan)
 	/*
 	 * Continuation (continuation.c): keyset pages carry their sort keys as
 	 * hidden columns after the agent's (the row sink leaves them out of the
-	 * answer) and, after the first page, start after the token's keys;
-	 * offset pages start at the token's offset.
+	 * answer) and, after the first page, start after the token's keys; offset
+	 * pages start at the token's offset.
 	 */
 	mode = nat_continuation_order(call, relid, &keys);
 	if (mode == NAT_CONT_KEYSET)

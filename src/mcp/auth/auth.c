@@ -52,7 +52,7 @@ static char *metadata_url = NULL;	/* NULL: no authorization server */
 static bool check_url(const char *url, const char *what, char **errmsg);
 static bool configure_metadata(const McpAuthSettings *settings,
 							   char **errmsg);
-static char *append_param(char *value, const char *name, const char *text);
+static char *append_param(char *value, const char *name, const char *txt);
 static bool is_b64token(const char *token, size_t len);
 static const char *bearer_token(const char *header, size_t *len,
 								McpAuthStatus *status, const char **reason);
@@ -347,9 +347,9 @@ mcp_auth_challenge(McpAuthStatus status, const char *reason)
  * value + ', name="text"' (value is freed; text is a valid quoted-string).
  */
 static char *
-append_param(char *value, const char *name, const char *text)
+append_param(char *value, const char *name, const char *txt)
 {
-	char	   *with = mcp_psprintf("%s, %s=\"%s\"", value, name, text);
+	char	   *with = mcp_psprintf("%s, %s=\"%s\"", value, name, txt);
 
 	free(value);
 	return with;
@@ -365,7 +365,7 @@ mcp_auth_resource_metadata(void)
 	json_object *doc;
 	json_object *servers;
 	json_object *methods;
-	char	   *text;
+	char	   *txt;
 
 	if (metadata_url == NULL)
 		return NULL;
@@ -380,11 +380,12 @@ mcp_auth_resource_metadata(void)
 	json_object_object_add(doc, "bearer_methods_supported", methods);
 	json_object_object_add(doc, "resource_name",
 						   json_object_new_string(MCP_PROGNAME));
-	text = mcp_strdup(json_object_to_json_string_ext(doc,
-													 JSON_C_TO_STRING_PLAIN |
-													 JSON_C_TO_STRING_NOSLASHESCAPE));
+	txt = mcp_strdup(json_object_to_json_string_ext(doc,
+													JSON_C_TO_STRING_PLAIN |
+													JSON_C_TO_STRING_NOSLASHESCAPE));
+
 	json_object_put(doc);
-	return text;
+	return txt;
 }
 
 /*

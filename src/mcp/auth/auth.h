@@ -60,8 +60,8 @@ typedef enum McpAuthStatus
 	MCP_AUTH_OK,				/* *role names the request's role */
 	MCP_AUTH_MISSING,			/* no bearer token (no header, or another
 								 * scheme): 401 */
-	MCP_AUTH_MALFORMED,			/* the header is not "Bearer b64token" of
-								 * at most 8 kB: 400 */
+	MCP_AUTH_MALFORMED,			/* the header is not "Bearer b64token" of at
+								 * most 8 kB: 400 */
 	MCP_AUTH_INVALID,			/* unknown token; a JWT that is not one, or
 								 * with a bad signature or claims: 401 */
 	MCP_AUTH_EXPIRED			/* a JWT past its "exp": 401 */

@@ -54,7 +54,7 @@ static McpAuthStatus check_times(json_object *claims, const char **reason);
 static bool string_is(json_object *value, const char *expected);
 static bool audience_ok(json_object *claims);
 static size_t tree_members(json_object *value);
-static size_t text_members(const char *text, size_t len);
+static size_t text_members(const char *txt, size_t len);
 
 /*
  * The role claim's path, the audience, the issuer and the leeway.
@@ -242,18 +242,18 @@ tree_members(json_object *value)
  * colons outside strings (the text is valid JSON).
  */
 static size_t
-text_members(const char *text, size_t len)
+text_members(const char *txt, size_t len)
 {
 	size_t		n = 0;
 	bool		in_string = false;
 
 	for (size_t i = 0; i < len; i++)
 	{
-		if (in_string && text[i] == '\\')
+		if (in_string && txt[i] == '\\')
 			i++;
-		else if (text[i] == '"')
+		else if (txt[i] == '"')
 			in_string = !in_string;
-		else if (!in_string && text[i] == ':')
+		else if (!in_string && txt[i] == ':')
 			n++;
 	}
 	return n;

@@ -88,8 +88,8 @@ extern void mcp_log_copy_name(char *dst, size_t size, const char *src);
 /* in mask.c */
 extern void mcp_mask_add_secret(const char *secret);
 extern void mcp_mask_add_conninfo_secrets(const char *conninfo);
-extern char *mcp_mask_text(const char *text);
-extern void mcp_mask_in_place(char *text);
+extern char *mcp_mask_text(const char *txt);
+extern void mcp_mask_in_place(char *txt);
 extern void mcp_mask_forget(void);
 
 /* in util.c */
@@ -100,7 +100,7 @@ extern char *mcp_strndup(const char *s, size_t len);
 extern char *mcp_psprintf(const char *fmt,...) MCP_PRINTF(1, 2);
 extern double mcp_now_ms(void);
 extern void mcp_release_memory(size_t bytes_handled);
-extern uint64_t mcp_text_hash(const char *text);
+extern uint64_t mcp_text_hash(const char *txt);
 
 /*
  * One MCP session: what initialize negotiated.  stdio has exactly one; over
@@ -156,7 +156,8 @@ struct McpContext
 
 	/* set while the message is handled (mcp.c) */
 	const char *revision;		/* the revision the message is read under */
-	bool		stateless;		/* 2026-07-28: version and capabilities in _meta */
+	bool		stateless;		/* 2026-07-28: version and capabilities in
+								 * _meta */
 	json_object *progress_token;	/* the request's _meta.progressToken */
 	McpInflight *inflight;		/* the request being answered, or NULL */
 	char		method[40];		/* for the request log line */

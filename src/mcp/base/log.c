@@ -56,7 +56,7 @@ static const char *const level_names[] = {
 
 static bool shown(McpLogLevel level);
 static char *continuation_lines(const char *message);
-static void write_line(const char *text);
+static void write_line(const char *txt);
 static json_object *json_line(McpLogLevel level);
 static void add_string(json_object *line, const char *key, const char *value);
 static void add_context(json_object *line, const McpContext *ctx);
@@ -153,11 +153,11 @@ mcp_log(McpLogLevel level, const char *fmt,...)
 	else
 	{
 		char	   *continued = continuation_lines(masked);
-		char	   *text = mcp_psprintf("%s: %s%s", MCP_PROGNAME, prefixes[level],
-										continued);
+		char	   *txt = mcp_psprintf("%s: %s%s", MCP_PROGNAME, prefixes[level],
+									   continued);
 
-		write_line(text);
-		free(text);
+		write_line(txt);
+		free(txt);
 		free(continued);
 	}
 	free(masked);
@@ -213,17 +213,18 @@ mcp_log_request(McpLogLevel level, const char *method, const McpContext *ctx,
 	}
 	{
 		char		status_text[16] = "-";
-		char	   *text;
+		char	   *txt;
 
 		if (status > 0)
 			snprintf(status_text, sizeof(status_text), "%d", status);
-		text = mcp_psprintf("%s: request method=%s tool=%s role=%s status=%s outcome=%s duration_ms=%.1f bytes=%zu id=%s session=%s",
-							MCP_PROGNAME, method, tool != NULL ? tool : "-",
-							role != NULL ? role : "-", status_text, outcome,
-							duration, bytes, id[0] ? id : "-",
-							session[0] ? session : "-");
-		write_line(text);
-		free(text);
+		txt = mcp_psprintf("%s: request method=%s tool=%s role=%s status=%s outcome=%s duration_ms=%.1f bytes=%zu id=%s session=%s",
+						   MCP_PROGNAME, method, tool != NULL ? tool : "-",
+						   role != NULL ? role : "-", status_text, outcome,
+						   duration, bytes, id[0] ? id : "-",
+						   session[0] ? session : "-");
+
+		write_line(txt);
+		free(txt);
 	}
 }
 
@@ -270,9 +271,9 @@ shown(McpLogLevel level)
 
 /* one line, flushed at once: journald and pipes see it whole */
 static void
-write_line(const char *text)
+write_line(const char *txt)
 {
-	fprintf(stderr, "%s\n", text);
+	fprintf(stderr, "%s\n", txt);
 	fflush(stderr);
 }
 

@@ -58,10 +58,10 @@ static int	nsecrets = 0;
 
 static void add_region(MaskRegions *regions, size_t start, size_t end);
 static int	compare_regions(const void *a, const void *b);
-static void find_secret_regions(const char *text, MaskRegions *regions);
-static void find_uri_regions(const char *text, MaskRegions *regions);
-static void find_keyword_regions(const char *text, MaskRegions *regions);
-static void find_regions(const char *text, MaskRegions *regions);
+static void find_secret_regions(const char *txt, MaskRegions *regions);
+static void find_uri_regions(const char *txt, MaskRegions *regions);
+static void find_keyword_regions(const char *txt, MaskRegions *regions);
+static void find_regions(const char *txt, MaskRegions *regions);
 static char *percent_decode(const char *s, size_t len);
 
 /*
@@ -146,7 +146,7 @@ mcp_mask_add_conninfo_secrets(const char *conninfo)
  * A masked copy of text (malloc'd; NULL in, NULL out).
  */
 char *
-mcp_mask_text(const char *text)
+mcp_mask_text(const char *txt)
 {
 	MaskRegions regions = {NULL, 0, 0};
 	size_t		textlen;
@@ -155,20 +155,20 @@ mcp_mask_text(const char *text)
 	char	   *out;
 	int			i;
 
-	if (text == NULL)
+	if (txt == NULL)
 		return NULL;
-	find_regions(text, &regions);
-	textlen = strlen(text);
+	find_regions(txt, &regions);
+	textlen = strlen(txt);
 	outlen = textlen + (size_t) regions.count * strlen(MASK_TEXT) + 1;
 	out = mcp_malloc(outlen);
 	out[0] = '\0';
 	for (i = 0; i < regions.count; i++)
 	{
-		strncat(out, text +pos, regions.items[i].start - pos);
+		strncat(out, txt + pos, regions.items[i].start - pos);
 		strcat(out, MASK_TEXT);
 		pos = regions.items[i].end;
 	}
-	strcat(out, text +pos);
+	strcat(out, txt + pos);
 	free(regions.items);
 	return out;
 }
@@ -177,16 +177,16 @@ mcp_mask_text(const char *text)
  * Overwrite every secret in text with '*', keeping its length.
  */
 void
-mcp_mask_in_place(char *text)
+mcp_mask_in_place(char *txt)
 {
 	MaskRegions regions = {NULL, 0, 0};
 	int			i;
 
-	if (text == NULL)
+	if (txt == NULL)
 		return;
-	find_regions(text, &regions);
+	find_regions(txt, &regions);
 	for (i = 0; i < regions.count; i++)
-		memset(text +regions.items[i].start, '*',
+		memset(txt + regions.items[i].start, '*',
 			   regions.items[i].end - regions.items[i].start);
 	free(regions.items);
 }
@@ -213,14 +213,14 @@ mcp_mask_forget(void)
  * All regions of text to hide, sorted and merged where they overlap.
  */
 static void
-find_regions(const char *text, MaskRegions *regions)
+find_regions(const char *txt, MaskRegions *regions)
 {
 	int			i;
 	int			n = 0;
 
-	find_secret_regions(text, regions);
-	find_uri_regions(text, regions);
-	find_keyword_regions(text, regions);
+	find_secret_regions(txt, regions);
+	find_uri_regions(txt, regions);
+	find_keyword_regions(txt, regions);
 	if (regions->count < 2)
 		return;
 	qsort(regions->items, regions->count, sizeof(MaskRegion), compare_regions);
@@ -274,18 +274,18 @@ compare_regions(const void *a, const void *b)
  * Every occurrence of every remembered secret.
  */
 static void
-find_secret_regions(const char *text, MaskRegions *regions)
+find_secret_regions(const char *txt, MaskRegions *regions)
 {
 	int			i;
 
 	for (i = 0; i < nsecrets; i++)
 	{
 		size_t		len = strlen(secrets[i]);
-		const char *p = text;
+		const char *p = txt;
 
 		while ((p = strstr(p, secrets[i])) != NULL)
 		{
-			add_region(regions, p - text, p - text +len);
+			add_region(regions, p - txt, p - txt + len);
 			p += len;
 		}
 	}
@@ -297,9 +297,9 @@ find_secret_regions(const char *text, MaskRegions *regions)
  * unencoded '@' is hidden whole.  The URI ends at whitespace or a quote.
  */
 static void
-find_uri_regions(const char *text, MaskRegions *regions)
+find_uri_regions(const char *txt, MaskRegions *regions)
 {
-	const char *p = text;
+	const char *p = txt;
 
 	while ((p = strstr(p, "://")) != NULL)
 	{
@@ -319,7 +319,7 @@ find_uri_regions(const char *text, MaskRegions *regions)
 		{
 			colon = memchr(start, ':', at - start);
 			if (colon != NULL)
-				add_region(regions, colon + 1 - text, at - text);
+				add_region(regions, colon + 1 - txt, at - txt);
 		}
 		p = start;
 	}
@@ -330,9 +330,9 @@ find_uri_regions(const char *text, MaskRegions *regions)
  * parameters); single-quoted values as libpq writes them, with \' and \\.
  */
 static void
-find_keyword_regions(const char *text, MaskRegions *regions)
+find_keyword_regions(const char *txt, MaskRegions *regions)
 {
-	const char *p = text;
+	const char *p = txt;
 	static const char keyword[] = "password";
 
 	while (*p != '\0')
@@ -365,7 +365,7 @@ find_keyword_regions(const char *text, MaskRegions *regions)
 					q++;
 				q++;
 			}
-			add_region(regions, v + 1 - text, q - text);
+			add_region(regions, v + 1 - txt, q - txt);
 			p = (*q != '\0') ? q + 1 : q;
 		}
 		else
@@ -375,7 +375,7 @@ find_keyword_regions(const char *text, MaskRegions *regions)
 			while (*q != '\0' && !isspace((unsigned char) *q) &&
 				   *q != '&' && *q != '"')
 				q++;
-			add_region(regions, v - text, q - text);
+			add_region(regions, v - txt, q - txt);
 			p = q;
 		}
 	}

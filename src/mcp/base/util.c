@@ -125,12 +125,12 @@ mcp_now_ms(void)
  * process.  A name and a change detector, not a defence.
  */
 uint64_t
-mcp_text_hash(const char *text)
+mcp_text_hash(const char *txt)
 {
 	uint64_t	hash = UINT64_C(14695981039346656037);
 	const unsigned char *p;
 
-	for (p = (const unsigned char *) text; *p != '\0'; p++)
+	for (p = (const unsigned char *) txt; *p != '\0'; p++)
 		hash = (hash ^ *p) * UINT64_C(1099511628211);
 	return hash;
 }

@@ -30,6 +30,7 @@ struct McpConn
 
 /* in conn.c: close a connection (db.c, ready.c, the pool's shutdown) */
 extern void mcp_conn_close(McpConn *conn);
+
 /* in conn.c: take over a new connection (notices, cancel): db.c, ready.c */
 extern void mcp_conn_adopt(McpConn *conn, PGconn *pg);
 

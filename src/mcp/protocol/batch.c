@@ -50,8 +50,8 @@ typedef struct BatchText
 	size_t		cap;
 } BatchText;
 
-static json_object *limit_error(const char *text, size_t len, bool members);
-static void append(BatchText *out, const char *text, size_t n);
+static json_object *limit_error(const char *txt, size_t len, bool members);
+static void append(BatchText *out, const char *txt, size_t n);
 
 /*
  * Set the limits (--max-batch-members, --max-batch-bytes).
@@ -71,7 +71,7 @@ mcp_batch_configure(int members, size_t bytes)
  * (empty, or no batches in the session's revision).
  */
 bool
-mcp_batch_begin(McpContext *ctx, McpBatch *batch, const char *text,
+mcp_batch_begin(McpContext *ctx, McpBatch *batch, const char *txt,
 				size_t len, json_object **error)
 {
 	const char *revision;
@@ -79,10 +79,11 @@ mcp_batch_begin(McpContext *ctx, McpBatch *batch, const char *text,
 	size_t		member_len;
 
 	memset(batch, 0, sizeof(*batch));
-	batch->text = text;
+	batch->txt = txt;
+
 	batch->len = len;
 	*error = NULL;
-	if (!mcp_json_next_element(text, len, &batch->pos, &member, &member_len))
+	if (!mcp_json_next_element(txt, len, &batch->pos, &member, &member_len))
 	{
 		*error = jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
 							   "Invalid Request: empty batch", NULL);
@@ -112,9 +113,9 @@ mcp_batch_next(McpContext *ctx, McpBatch *batch, bool *done)
 	const char *member;
 	size_t		member_len;
 	json_object *answer;
-	char	   *text;
+	char	   *txt;
 
-	*done = !mcp_json_next_element(batch->text, batch->len, &batch->pos,
+	*done = !mcp_json_next_element(batch->txt, batch->len, &batch->pos,
 								   &member, &member_len);
 	if (*done)
 		return NULL;
@@ -133,10 +134,11 @@ mcp_batch_next(McpContext *ctx, McpBatch *batch, bool *done)
 	batch->members++;
 	if (answer == NULL)
 		return NULL;
-	text = jsonrpc_to_text(answer);
+	txt = jsonrpc_to_text(answer);
+
 	json_object_put(answer);
-	batch->bytes += strlen(text);
-	return text;
+	batch->bytes += strlen(txt);
+	return txt;
 }
 
 /*
@@ -144,7 +146,7 @@ mcp_batch_next(McpContext *ctx, McpBatch *batch, bool *done)
  * NULL when nothing is to be answered (every member a notification).
  */
 json_object *
-mcp_batch_process(McpContext *ctx, const char *text, size_t len)
+mcp_batch_process(McpContext *ctx, const char *txt, size_t len)
 {
 	BatchText	out = {NULL, 0, 0};
 	McpBatch	batch;
@@ -152,7 +154,7 @@ mcp_batch_process(McpContext *ctx, const char *text, size_t len)
 	char	   *answer_text;
 	bool		done = false;
 
-	if (!mcp_batch_begin(ctx, &batch, text, len, &answer))
+	if (!mcp_batch_begin(ctx, &batch, txt, len, &answer))
 		return answer;
 	while (!done)
 	{
@@ -178,9 +180,9 @@ mcp_batch_process(McpContext *ctx, const char *text, size_t len)
  * request; NULL otherwise.
  */
 static json_object *
-limit_error(const char *text, size_t len, bool members)
+limit_error(const char *txt, size_t len, bool members)
 {
-	json_object *id = jsonrpc_member_id(text, len);
+	json_object *id = jsonrpc_member_id(txt, len);
 	json_object *data;
 	json_object *answer;
 	char	   *message;
@@ -207,14 +209,14 @@ limit_error(const char *text, size_t len, bool members)
 
 /* append n bytes, NUL-terminated */
 static void
-append(BatchText *out, const char *text, size_t n)
+append(BatchText *out, const char *txt, size_t n)
 {
 	if (out->len + n + 1 > out->cap)
 	{
 		out->cap = (out->len + n + 1) * 2;
 		out->data = mcp_realloc(out->data, out->cap);
 	}
-	memcpy(out->data + out->len, text, n);
+	memcpy(out->data + out->len, txt, n);
 	out->len += n;
 	out->data[out->len] = '\0';
 }

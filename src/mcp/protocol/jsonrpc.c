@@ -50,9 +50,9 @@ static json_object *parse_line(const char *line, size_t len,
 static json_object *parse_failure(const char *reason, size_t offset,
 								  json_object **error_data);
 static json_object *process_message(McpContext *ctx, json_object *message,
-									const char *text, size_t len,
+									const char *txt, size_t len,
 									bool in_batch);
-static bool valid_id(json_object *id, const char *text, size_t len);
+static bool valid_id(json_object *id, const char *txt, size_t len);
 
 /*
  * Parse one message (line, len).  True with *message (NULL for the JSON
@@ -102,25 +102,25 @@ jsonrpc_parse(const char *line, size_t len, json_object **message,
  * text is text, len.  NULL when nothing is to be answered.
  */
 json_object *
-jsonrpc_process_one(McpContext *ctx, json_object *message, const char *text,
+jsonrpc_process_one(McpContext *ctx, json_object *message, const char *txt,
 					size_t len)
 {
-	return process_message(ctx, message, text, len, false);
+	return process_message(ctx, message, txt, len, false);
 }
 
 /*
  * Answer one member of a batch, given its text (checked already).
  */
 json_object *
-jsonrpc_process_member(McpContext *ctx, const char *text, size_t len)
+jsonrpc_process_member(McpContext *ctx, const char *txt, size_t len)
 {
 	json_object *error_data = NULL;
-	json_object *member = parse_line(text, len, &error_data);
+	json_object *member = parse_line(txt, len, &error_data);
 	json_object *response;
 
 	if (error_data != NULL)
 		return jsonrpc_error(NULL, JSONRPC_PARSE_ERROR, "Parse error", error_data);
-	response = process_message(ctx, member, text, len, true);
+	response = process_message(ctx, member, txt, len, true);
 	json_object_put(member);
 	return response;
 }
@@ -130,17 +130,17 @@ jsonrpc_process_member(McpContext *ctx, const char *text, size_t len)
  * a valid id), set to serialize as its text; NULL for anything else.
  */
 json_object *
-jsonrpc_member_id(const char *text, size_t len)
+jsonrpc_member_id(const char *txt, size_t len)
 {
 	json_object *error_data = NULL;
-	json_object *member = parse_line(text, len, &error_data);
+	json_object *member = parse_line(txt, len, &error_data);
 	json_object *id = NULL;
 
 	json_object_put(error_data);
 	if (json_object_is_type(member, json_type_object) &&
 		json_object_object_get_ex(member, "method", NULL) &&
 		json_object_object_get_ex(member, "id", &id) &&
-		valid_id(id, text, len))
+		valid_id(id, txt, len))
 		json_object_get(id);
 	else
 		id = NULL;
@@ -219,7 +219,7 @@ parse_failure(const char *reason, size_t offset, json_object **error_data)
  * message's own text.
  */
 static json_object *
-process_message(McpContext *ctx, json_object *message, const char *text,
+process_message(McpContext *ctx, json_object *message, const char *txt,
 				size_t len, bool in_batch)
 {
 	json_object *id = NULL;
@@ -235,7 +235,7 @@ process_message(McpContext *ctx, json_object *message, const char *text,
 							 "Invalid Request: a message must be a JSON object", NULL);
 
 	has_id = json_object_object_get_ex(message, "id", &id);
-	if (has_id && !valid_id(id, text, len))
+	if (has_id && !valid_id(id, txt, len))
 		return jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST,
 							 "Invalid Request: id must be a string or an integer within 64 bits",
 							 NULL);
@@ -265,7 +265,7 @@ process_message(McpContext *ctx, json_object *message, const char *text,
 		return jsonrpc_error(id, JSONRPC_INVALID_REQUEST,
 							 "Invalid Request: params must be an object", NULL);
 	if (params != NULL &&
-		!mcp_json_member(text, len, "params", &params_text, &params_len))
+		!mcp_json_member(txt, len, "params", &params_text, &params_len))
 		return jsonrpc_error(id, JSONRPC_INTERNAL_ERROR,
 							 "Internal error: could not find params in the message",
 							 NULL);
@@ -289,7 +289,7 @@ process_message(McpContext *ctx, json_object *message, const char *text,
  * so every answer echoes it byte for byte.
  */
 static bool
-valid_id(json_object *id, const char *text, size_t len)
+valid_id(json_object *id, const char *txt, size_t len)
 {
 	const char *id_text;
 	size_t		id_len;
@@ -298,7 +298,7 @@ valid_id(json_object *id, const char *text, size_t len)
 		!json_object_is_type(id, json_type_int) &&
 		!json_object_is_type(id, json_type_double))
 		return false;
-	if (!mcp_json_member(text, len, "id", &id_text, &id_len))
+	if (!mcp_json_member(txt, len, "id", &id_text, &id_len))
 		return false;
 	if (json_object_is_type(id, json_type_string)
 		? !mcp_json_string_is_unicode(id_text, id_len)

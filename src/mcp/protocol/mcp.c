@@ -74,16 +74,16 @@ typedef struct McpRequest
 } McpRequest;
 
 typedef json_object *(*McpHandler) (McpContext *ctx, json_object *id,
-									 const McpRequest *req);
+									const McpRequest *req);
 
 static json_object *handle_initialize(McpContext *ctx, json_object *id,
-									   const McpRequest *req);
+									  const McpRequest *req);
 static json_object *handle_ping(McpContext *ctx, json_object *id,
-									   const McpRequest *req);
+								const McpRequest *req);
 static json_object *handle_tools_list(McpContext *ctx, json_object *id,
-									   const McpRequest *req);
+									  const McpRequest *req);
 static json_object *handle_tools_call(McpContext *ctx, json_object *id,
-									   const McpRequest *req);
+									  const McpRequest *req);
 static json_object *handle_discover(McpContext *ctx, json_object *id,
 									const McpRequest *req);
 
@@ -102,9 +102,9 @@ static const struct
 static json_object *invalid_params(json_object *id, const char *message);
 static json_object *failure_envelope(const char *tool, const McpDbResult *db,
 									 double elapsed_ms);
-static json_object *verbatim_json(json_object *value, const char *text);
+static json_object *verbatim_json(json_object *value, const char *txt);
 static void unexpected_answer(McpDbResult *db, const char *message);
-static json_object *tool_result(const McpContext *ctx, const char *text,
+static json_object *tool_result(const McpContext *ctx, const char *txt,
 								json_object *envelope, bool is_error);
 static json_object *server_capabilities(const McpContext *ctx);
 static void add_caching_hints(const McpContext *ctx, json_object *result);
@@ -225,13 +225,13 @@ mcp_progress_notification(const McpContext *ctx, double elapsed_ms)
 {
 	json_object *message = json_object_new_object();
 	json_object *params = json_object_new_object();
-	char	   *text = mcp_psprintf("running for %.0f s", elapsed_ms / 1000.0);
+	char	   *txt = mcp_psprintf("running for %.0f s", elapsed_ms / 1000.0);
 
 	json_object_object_add(params, "progressToken", json_object_get(ctx->progress_token));
 	json_object_object_add(params, "progress",
 						   json_object_new_int64((int64_t) (elapsed_ms / 1000.0 + 0.5)));
-	json_object_object_add(params, "message", json_object_new_string(text));
-	free(text);
+	json_object_object_add(params, "message", json_object_new_string(txt));
+	free(txt);
 	json_object_object_add(message, "jsonrpc", json_object_new_string("2.0"));
 	json_object_object_add(message, "method", json_object_new_string("notifications/progress"));
 	json_object_object_add(message, "params", params);
@@ -482,18 +482,18 @@ handle_tools_call(McpContext *ctx, json_object *id, const McpRequest *req)
 	else
 	{
 		/* the statement itself failed: an envelope of our own, isError */
-		char	   *text;
+		char	   *txt;
 
 		envelope = failure_envelope(values[0], &db, mcp_now_ms() - start);
-		text = mcp_strdup(json_object_to_json_string_ext(envelope,
-														 JSON_C_TO_STRING_PLAIN |
-														 JSON_C_TO_STRING_NOSLASHESCAPE));
+		txt = mcp_strdup(json_object_to_json_string_ext(envelope,
+														JSON_C_TO_STRING_PLAIN |
+														JSON_C_TO_STRING_NOSLASHESCAPE));
 
-		ctx->bytes = strlen(text);
+		ctx->bytes = strlen(txt);
 		mcp_metrics_tool_call(values[0], false, ctx->role, ctx->outcome,
-							  mcp_now_ms() - start, strlen(text));
-		response = jsonrpc_result(id, tool_result(ctx, text, envelope, true));
-		free(text);
+							  mcp_now_ms() - start, strlen(txt));
+		response = jsonrpc_result(id, tool_result(ctx, txt, envelope, true));
+		free(txt);
 	}
 	mcp_db_result_free(&db);
 	free(arguments_copy);
@@ -576,7 +576,7 @@ invalid_params(json_object *id, const char *message)
  * Takes over envelope.
  */
 static json_object *
-tool_result(const McpContext *ctx, const char *text, json_object *envelope,
+tool_result(const McpContext *ctx, const char *txt, json_object *envelope,
 			bool is_error)
 {
 	json_object *result = json_object_new_object();
@@ -584,11 +584,11 @@ tool_result(const McpContext *ctx, const char *text, json_object *envelope,
 	json_object *item = json_object_new_object();
 	bool		structured = strcmp(ctx->revision, MCP_REVISION_2025_06_18) >= 0;
 	char	   *block = structured
-		? mcp_text_block_render(mcp_text_block_mode(), text) : NULL;
+		? mcp_text_block_render(mcp_text_block_mode(), txt) : NULL;
 
 	json_object_object_add(item, "type", json_object_new_string("text"));
 	json_object_object_add(item, "text",
-						   json_object_new_string(block != NULL ? block : text));
+						   json_object_new_string(block != NULL ? block : txt));
 	free(block);
 	json_object_array_add(content, item);
 	json_object_object_add(result, "content", content);
@@ -656,9 +656,9 @@ failure_envelope(const char *tool, const McpDbResult *db, double elapsed_ms)
  * integers beyond 64 bits, and numerics must stay exact.
  */
 static json_object *
-verbatim_json(json_object *value, const char *text)
+verbatim_json(json_object *value, const char *txt)
 {
 	json_object_set_serializer(value, json_object_userdata_to_json_string,
-							   mcp_strdup(text), json_object_free_userdata);
+							   mcp_strdup(txt), json_object_free_userdata);
 	return value;
 }

@@ -40,10 +40,10 @@ jsonrpc_process_line(McpContext *ctx, const char *line, size_t len)
  * from the text.
  */
 json_object *
-jsonrpc_process_parsed(McpContext *ctx, json_object *message, const char *text,
+jsonrpc_process_parsed(McpContext *ctx, json_object *message, const char *txt,
 					   size_t len)
 {
 	if (json_object_is_type(message, json_type_array))
-		return mcp_batch_process(ctx, text, len);
-	return jsonrpc_process_one(ctx, message, text, len);
+		return mcp_batch_process(ctx, txt, len);
+	return jsonrpc_process_one(ctx, message, txt, len);
 }

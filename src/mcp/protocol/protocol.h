@@ -42,15 +42,15 @@
 #define MCP_UNSUPPORTED_VERSION		(-32022)
 
 /* in rawjson.c */
-extern bool mcp_json_check(const char *text, size_t len, int max_depth,
+extern bool mcp_json_check(const char *txt, size_t len, int max_depth,
 						   size_t *offset, const char **reason);
-extern bool mcp_json_check_message(const char *text, size_t len,
+extern bool mcp_json_check_message(const char *txt, size_t len,
 								   int max_depth, size_t *offset,
 								   const char **reason);
 extern bool mcp_json_next_element(const char *array, size_t array_len,
 								  size_t *pos, const char **start,
 								  size_t *len);
-extern bool mcp_json_check_utf8(const char *text, size_t len, size_t *offset,
+extern bool mcp_json_check_utf8(const char *txt, size_t len, size_t *offset,
 								const char **reason);
 extern bool mcp_json_member(const char *object, size_t object_len,
 							const char *key, const char **value,
@@ -61,9 +61,9 @@ extern bool mcp_json_next_member(const char *object, size_t object_len,
 								 size_t *pos, const char **key,
 								 size_t *key_len, const char **value,
 								 size_t *value_len);
-extern size_t mcp_json_minify(const char *text, size_t len, char *out);
-extern bool mcp_json_is_int64(const char *text, size_t len);
-extern bool mcp_json_string_is_unicode(const char *text, size_t len);
+extern size_t mcp_json_minify(const char *txt, size_t len, char *out);
+extern bool mcp_json_is_int64(const char *txt, size_t len);
+extern bool mcp_json_string_is_unicode(const char *txt, size_t len);
 
 /* in text_block.c: what a tools/call result's text block holds */
 typedef enum McpTextBlock
@@ -89,15 +89,15 @@ extern char *jsonrpc_to_text(json_object *message);
 extern bool jsonrpc_parse(const char *line, size_t len, json_object **message,
 						  json_object **error);
 extern json_object *jsonrpc_process_one(McpContext *ctx, json_object *message,
-										const char *text, size_t len);
-extern json_object *jsonrpc_process_member(McpContext *ctx, const char *text,
+										const char *txt, size_t len);
+extern json_object *jsonrpc_process_member(McpContext *ctx, const char *txt,
 										   size_t len);
-extern json_object *jsonrpc_member_id(const char *text, size_t len);
+extern json_object *jsonrpc_member_id(const char *txt, size_t len);
 
 /* in batch.c: a batch being run, member by member */
 typedef struct McpBatch
 {
-	const char *text;			/* the batch's text */
+	const char *txt;			/* the batch's text */
 	size_t		len;
 	size_t		pos;			/* where the next member starts */
 	int			members;		/* members read so far */
@@ -106,10 +106,10 @@ typedef struct McpBatch
 
 extern void mcp_batch_configure(int members, size_t bytes);
 extern bool mcp_batch_begin(McpContext *ctx, McpBatch *batch,
-							const char *text, size_t len,
+							const char *txt, size_t len,
 							json_object **error);
 extern char *mcp_batch_next(McpContext *ctx, McpBatch *batch, bool *done);
-extern json_object *mcp_batch_process(McpContext *ctx, const char *text,
+extern json_object *mcp_batch_process(McpContext *ctx, const char *txt,
 									  size_t len);
 
 /* in mcp.c */
@@ -134,6 +134,6 @@ extern json_object *mcp_list_changed_notification(void);
 extern json_object *jsonrpc_process_line(McpContext *ctx, const char *line,
 										 size_t len);
 extern json_object *jsonrpc_process_parsed(McpContext *ctx, json_object *message,
-										   const char *text, size_t len);
+										   const char *txt, size_t len);
 
 #endif							/* MCP_PROTOCOL_H */

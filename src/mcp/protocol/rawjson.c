@@ -43,7 +43,7 @@ typedef struct Grammar
 	const char *reason;
 } Grammar;
 
-static bool check_text(const char *text, size_t len, int max_depth,
+static bool check_text(const char *txt, size_t len, int max_depth,
 					   long max_values, long max_containers,
 					   size_t *offset, const char **reason);
 static bool grammar_value(Grammar *g, const char **pp, int depth);
@@ -69,10 +69,10 @@ static size_t utf8_sequence(const unsigned char *p, const unsigned char *end);
  * server as sent.
  */
 bool
-mcp_json_check(const char *text, size_t len, int max_depth, size_t *offset,
+mcp_json_check(const char *txt, size_t len, int max_depth, size_t *offset,
 			   const char **reason)
 {
-	return check_text(text, len, max_depth, -1, -1, offset, reason);
+	return check_text(txt, len, max_depth, -1, -1, offset, reason);
 }
 
 /*
@@ -83,24 +83,25 @@ mcp_json_check(const char *text, size_t len, int max_depth, size_t *offset,
  * limits a message's tree stays under about 25 MB.
  */
 bool
-mcp_json_check_message(const char *text, size_t len, int max_depth,
+mcp_json_check_message(const char *txt, size_t len, int max_depth,
 					   size_t *offset, const char **reason)
 {
-	return check_text(text, len, max_depth, MCP_MAX_MESSAGE_VALUES,
+	return check_text(txt, len, max_depth, MCP_MAX_MESSAGE_VALUES,
 					  MCP_MAX_MESSAGE_CONTAINERS, offset, reason);
 }
 
 static bool
-check_text(const char *text, size_t len, int max_depth, long max_values,
+check_text(const char *txt, size_t len, int max_depth, long max_values,
 		   long max_containers, size_t *offset, const char **reason)
 {
 	Grammar		g;
-	const char *p = text;
+	const char *p = txt;
 
-	if (!mcp_json_check_utf8(text, len, offset, reason))
+	if (!mcp_json_check_utf8(txt, len, offset, reason))
 		return false;
-	g.start = text;
-	g.end = text + len;
+	g.start = txt;
+	g.end = txt + len;
+
 	g.values_left = max_values;
 	g.containers_left = max_containers;
 	g.max_depth = max_depth;
@@ -113,7 +114,7 @@ check_text(const char *text, size_t len, int max_depth, long max_values,
 			return true;
 		grammar_fail(&g, p, "unexpected characters after the JSON value");
 	}
-	*offset = (size_t) (g.error_at - text);
+	*offset = (size_t) (g.error_at - txt);
 	*reason = g.reason;
 	return false;
 }
@@ -123,10 +124,10 @@ check_text(const char *text, size_t len, int max_depth, long max_values,
  * string.
  */
 bool
-mcp_json_check_utf8(const char *text, size_t len, size_t *offset,
+mcp_json_check_utf8(const char *txt, size_t len, size_t *offset,
 					const char **reason)
 {
-	const unsigned char *start = (const unsigned char *) text;
+	const unsigned char *start = (const unsigned char *) txt;
 	const unsigned char *end = start + len;
 	const unsigned char *p = start;
 	bool		in_string = false;
@@ -347,10 +348,10 @@ mcp_json_next_member(const char *object, size_t object_len, size_t *pos,
  * room for len bytes; returns how many were written.
  */
 size_t
-mcp_json_minify(const char *text, size_t len, char *out)
+mcp_json_minify(const char *txt, size_t len, char *out)
 {
-	const char *p = text;
-	const char *end = text + len;
+	const char *p = txt;
+	const char *end = txt + len;
 	char	   *o = out;
 
 	while (p < end)
@@ -378,30 +379,29 @@ mcp_json_minify(const char *text, size_t len, char *out)
  * 64-bit range?
  */
 bool
-mcp_json_is_int64(const char *text, size_t len)
+mcp_json_is_int64(const char *txt, size_t len)
 {
 	const char *limit;
 	size_t		digits;
 	size_t		i;
 
-	if (len > 0 && text[0] == '-')
+	if (len > 0 && txt[0] == '-')
 	{
 		limit = "9223372036854775808";
-		text	  ++;
-
+		txt++;
 		len--;
 	}
 	else
 		limit = "9223372036854775807";
 	digits = len;
-	if (digits == 0 || (text[0] == '0' && digits > 1))
+	if (digits == 0 || (txt[0] == '0' && digits > 1))
 		return false;
 	for (i = 0; i < digits; i++)
-		if (text[i] < '0' || text[i] > '9')
+		if (txt[i] < '0' || txt[i] > '9')
 			return false;
 	/* same number of digits as the limit: compare as strings */
 	return digits < strlen(limit) ||
-		(digits == strlen(limit) && memcmp(text, limit, digits) <= 0);
+		(digits == strlen(limit) && memcmp(txt, limit, digits) <= 0);
 }
 
 /*
@@ -411,13 +411,13 @@ mcp_json_is_int64(const char *text, size_t len)
  * refuse it.
  */
 bool
-mcp_json_string_is_unicode(const char *text, size_t len)
+mcp_json_string_is_unicode(const char *txt, size_t len)
 {
-	const char *end = text +len;
+	const char *end = txt + len;
 	const char *p;
 	bool		need_low = false;
 
-	for (p = text; p < end; p++)
+	for (p = txt; p < end; p++)
 	{
 		unsigned long code;
 		char		hex[5];

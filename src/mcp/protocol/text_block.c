@@ -81,19 +81,19 @@ typedef struct RowPlan
 
 static McpTextBlock text_block = MCP_TEXT_JSON;
 
-static void write_compact(Buf *b, const char *text, size_t len, bool top);
+static void write_compact(Buf *b, const char *txt, size_t len, bool top);
 static void write_statements(Buf *b, const char *data, size_t len);
-static void plan_rows(const char *text, size_t len, RowPlan *plan);
-static bool plan_columns(const char *text, size_t len, RowPlan *plan);
+static void plan_rows(const char *txt, size_t len, RowPlan *plan);
+static bool plan_columns(const char *txt, size_t len, RowPlan *plan);
 static bool plan_data(const char *data, size_t data_len, RowPlan *plan);
 static void write_names(Buf *b, const RowPlan *plan);
 static void write_rows(Buf *b, RowPlan *plan, const char *data, size_t len);
 static void free_plan(RowPlan *plan);
-static char *render_summary(const char *text, size_t len);
-static void summarize_success(Buf *b, const char *text, size_t len);
-static void summarize_error(Buf *b, const char *text, size_t len);
-static char *member_string(const char *text, size_t len, const char *key);
-static bool member_is(const char *text, size_t len, const char *key,
+static char *render_summary(const char *txt, size_t len);
+static void summarize_success(Buf *b, const char *txt, size_t len);
+static void summarize_error(Buf *b, const char *txt, size_t len);
+static char *member_string(const char *txt, size_t len, const char *key);
+static bool member_is(const char *txt, size_t len, const char *key,
 					  const char *token);
 static bool token_is(const char *token, size_t len, const char *expected);
 static void buf_add(Buf *b, const char *s, size_t n);
@@ -171,15 +171,15 @@ mcp_text_block_render(McpTextBlock mode, const char *envelope)
  * results has each written the same way.
  */
 static void
-write_compact(Buf *b, const char *text, size_t len, bool top)
+write_compact(Buf *b, const char *txt, size_t len, bool top)
 {
 	static const char *const LAST[] = {"columns", "data", "data_text"};
 	RowPlan		plan;
 	size_t		start = b->len;
 	const char *data_text;
 	size_t		data_text_len;
-	bool		text_rows = member_is(text, len, "data", "[]") &&
-		mcp_json_member(text, len, "data_text", &data_text, &data_text_len);
+	bool		text_rows = member_is(txt, len, "data", "[]") &&
+		mcp_json_member(txt, len, "data_text", &data_text, &data_text_len);
 	Member	   *members = NULL;
 	size_t		n = 0;
 	size_t		pos = 0;
@@ -190,7 +190,7 @@ write_compact(Buf *b, const char *text, size_t len, bool top)
 		Member		m;
 		bool		skip;
 
-		if (!mcp_json_next_member(text, len, &pos, &m.key, &m.key_len,
+		if (!mcp_json_next_member(txt, len, &pos, &m.key, &m.key_len,
 								  &m.value, &m.value_len))
 			break;
 		skip = (token_is(m.key, m.key_len, "truncated") &&
@@ -208,7 +208,7 @@ write_compact(Buf *b, const char *text, size_t len, bool top)
 		members[n++] = m;
 	}
 
-	plan_rows(text, len, &plan);
+	plan_rows(txt, len, &plan);
 	buf_add(b, "{", 1);
 	/* pass 0: success; 1: the rest; 2, 3, 4: columns, data, data_text */
 	for (int pass = 0; pass <= 4; pass++)
@@ -277,7 +277,7 @@ write_statements(Buf *b, const char *data, size_t len)
  * types, which their text loses).
  */
 static void
-plan_rows(const char *text, size_t len, RowPlan *plan)
+plan_rows(const char *txt, size_t len, RowPlan *plan)
 {
 	const char *format;
 	const char *data;
@@ -286,15 +286,15 @@ plan_rows(const char *text, size_t len, RowPlan *plan)
 	bool		columnar = false;
 
 	memset(plan, 0, sizeof(*plan));
-	if (!plan_columns(text, len, plan))
+	if (!plan_columns(txt, len, plan))
 		return;
-	if (mcp_json_member(text, len, "format", &format, &format_len))
+	if (mcp_json_member(txt, len, "format", &format, &format_len))
 	{
 		columnar = token_is(format, format_len, "\"columnar\"");
 		if (!columnar && !token_is(format, format_len, "\"json\""))
 			return;
 	}
-	if (!columnar && mcp_json_member(text, len, "data", &data, &data_len))
+	if (!columnar && mcp_json_member(txt, len, "data", &data, &data_len))
 		plan->to_arrays = plan_data(data, data_len, plan);
 	plan->names_only = columnar || plan->to_arrays;
 }
@@ -304,7 +304,7 @@ plan_rows(const char *text, size_t len, RowPlan *plan)
  * plan; false when there are none or one has no name.
  */
 static bool
-plan_columns(const char *text, size_t len, RowPlan *plan)
+plan_columns(const char *txt, size_t len, RowPlan *plan)
 {
 	const char *columns;
 	size_t		columns_len;
@@ -312,7 +312,7 @@ plan_columns(const char *text, size_t len, RowPlan *plan)
 	size_t	   *lens;
 	long		n;
 
-	if (!mcp_json_member(text, len, "columns", &columns, &columns_len) ||
+	if (!mcp_json_member(txt, len, "columns", &columns, &columns_len) ||
 		(n = mcp_json_elements(columns, columns_len, &starts, &lens)) < 0)
 		return false;
 	if (n == 0)
@@ -465,14 +465,14 @@ free_plan(RowPlan *plan)
  * The one-line summary.
  */
 static char *
-render_summary(const char *text, size_t len)
+render_summary(const char *txt, size_t len)
 {
 	Buf			b = {NULL, 0, 0};
 
-	if (member_is(text, len, "success", "true"))
-		summarize_success(&b, text, len);
+	if (member_is(txt, len, "success", "true"))
+		summarize_success(&b, txt, len);
 	else
-		summarize_error(&b, text, len);
+		summarize_error(&b, txt, len);
 	buf_add(&b, "", 0);
 	return b.data;
 }
@@ -482,7 +482,7 @@ render_summary(const char *text, size_t len)
  * inserted into public.people", "list_tables: 4 rows".
  */
 static void
-summarize_success(Buf *b, const char *text, size_t len)
+summarize_success(Buf *b, const char *txt, size_t len)
 {
 	static const char *const verbs[][3] = {
 		{"select", "", "from"},
@@ -490,16 +490,16 @@ summarize_success(Buf *b, const char *text, size_t len)
 		{"update", " updated", "in"},
 		{"delete", " deleted", "from"},
 	};
-	char	   *operation = member_string(text, len, "operation");
-	char	   *table = member_string(text, len, "table");
-	char	   *tool = member_string(text, len, "tool");
-	char	   *warning = member_string(text, len, "warning");
-	char	   *did_you_mean = member_string(text, len, "did_you_mean");
+	char	   *operation = member_string(txt, len, "operation");
+	char	   *table = member_string(txt, len, "table");
+	char	   *tool = member_string(txt, len, "tool");
+	char	   *warning = member_string(txt, len, "warning");
+	char	   *did_you_mean = member_string(txt, len, "did_you_mean");
 	const char *count;
 	size_t		count_len;
 	size_t		verb;
-	bool		truncated = member_is(text, len, "truncated", "true");
-	bool		dry_run = member_is(text, len, "dryRun", "true");
+	bool		truncated = member_is(txt, len, "truncated", "true");
+	bool		dry_run = member_is(txt, len, "dryRun", "true");
 
 	for (verb = 0; verb < LENGTHOF(verbs); verb++)
 		if (operation != NULL && strcmp(operation, verbs[verb][0]) == 0)
@@ -509,8 +509,8 @@ summarize_success(Buf *b, const char *text, size_t len)
 		buf_line(b, tool != NULL ? tool : "the tool", 200);
 		buf_str(b, ": ");
 	}
-	if (mcp_json_member(text, len, verb > 0 ? "affectedRows" : "rowCount", &count, &count_len) ||
-		mcp_json_member(text, len, "rowCount", &count, &count_len))
+	if (mcp_json_member(txt, len, verb > 0 ? "affectedRows" : "rowCount", &count, &count_len) ||
+		mcp_json_member(txt, len, "rowCount", &count, &count_len))
 	{
 		buf_add(b, count, count_len);
 		buf_str(b, token_is(count, count_len, "1") ? " row" : " rows");
@@ -533,7 +533,7 @@ summarize_success(Buf *b, const char *text, size_t len)
 	if (dry_run)
 		buf_str(b, " (dry run: nothing was written)");
 	if (truncated)
-		buf_str(b, mcp_json_member(text, len, "next", &count, &count_len)
+		buf_str(b, mcp_json_member(txt, len, "next", &count, &count_len)
 				? " (truncated: next page available)" : " (truncated)");
 	else if (warning != NULL)
 	{
@@ -561,12 +561,12 @@ summarize_success(Buf *b, const char *text, size_t len)
  * the suggestion does not name it.
  */
 static void
-summarize_error(Buf *b, const char *text, size_t len)
+summarize_error(Buf *b, const char *txt, size_t len)
 {
-	char	   *type = member_string(text, len, "errorType");
-	char	   *error = member_string(text, len, "error");
-	char	   *suggestion = member_string(text, len, "suggestion");
-	char	   *did_you_mean = member_string(text, len, "did_you_mean");
+	char	   *type = member_string(txt, len, "errorType");
+	char	   *error = member_string(txt, len, "error");
+	char	   *suggestion = member_string(txt, len, "suggestion");
+	char	   *did_you_mean = member_string(txt, len, "did_you_mean");
 
 	buf_str(b, "error ");
 	buf_line(b, type != NULL ? type : "unknown_error", 100);
@@ -596,7 +596,7 @@ summarize_error(Buf *b, const char *text, size_t len)
  * The decoded value of the string member key, or NULL.
  */
 static char *
-member_string(const char *text, size_t len, const char *key)
+member_string(const char *txt, size_t len, const char *key)
 {
 	const char *value;
 	size_t		value_len;
@@ -604,7 +604,7 @@ member_string(const char *text, size_t len, const char *key)
 	json_object *decoded;
 	char	   *result = NULL;
 
-	if (!mcp_json_member(text, len, key, &value, &value_len) || value[0] != '"')
+	if (!mcp_json_member(txt, len, key, &value, &value_len) || value[0] != '"')
 		return NULL;
 	if ((tok = json_tokener_new()) == NULL)
 		return NULL;
@@ -621,12 +621,12 @@ member_string(const char *text, size_t len, const char *key)
  * Is the member key's value written as token?
  */
 static bool
-member_is(const char *text, size_t len, const char *key, const char *token)
+member_is(const char *txt, size_t len, const char *key, const char *token)
 {
 	const char *value;
 	size_t		value_len;
 
-	return mcp_json_member(text, len, key, &value, &value_len) &&
+	return mcp_json_member(txt, len, key, &value, &value_len) &&
 		token_is(value, value_len, token);
 }
 

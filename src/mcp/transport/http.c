@@ -83,7 +83,7 @@
 static const McpHttpSettings *settings;
 static pthread_mutex_t counter_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long requests_seen = 0;
-static int	requests_open = 0;		/* begun, and not yet completed() */
+static int	requests_open = 0;	/* begun, and not yet completed() */
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *connection,
 							  const char *url, const char *method,
@@ -327,6 +327,7 @@ mcp_serve_http(const McpHttpSettings *s)
 			sig == SIGTERM ? "SIGTERM" : "SIGINT", s->shutdown_grace_ms);
 	http_health_draining();
 	MHD_quiesce_daemon(daemon);
+
 	/*
 	 * Wait for the requests to be answered, not only for their statements:
 	 * MHD_stop_daemon() shuts every connection down, answer sent or not.
@@ -417,7 +418,7 @@ handle(void *cls, struct MHD_Connection *connection, const char *url,
 	{
 		http_log_request("-", NULL, req->role, 413, req->start);
 		return http_respond_error(connection, 413, JSONRPC_INVALID_REQUEST,
-							 "Invalid Request: the body is larger than the server accepts");
+								  "Invalid Request: the body is larger than the server accepts");
 	}
 	return answer_message(connection, req);
 }
@@ -633,7 +634,7 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 	McpSession	copy;
 	enum MHD_Result result;
 	int			status;
-	char	   *text;
+	char	   *txt;
 
 	/* parsed once, checked strictly (jsonrpc.c), then handled */
 	parsed = jsonrpc_parse(req->body != NULL ? req->body : "", req->len,
@@ -665,13 +666,14 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 	if (status != 0)
 	{
 		json_object_put(message);
-		text = jsonrpc_to_text(error);
+		txt = jsonrpc_to_text(error);
+
 		json_object_put(error);
 		http_log_request("-", &ctx, req->role, status, req->start);
 		if (ctx.session != NULL && ctx.session != &copy)
 			http_session_publish(ctx.session, false);
-		return http_respond(connection, status, "application/json", text,
-					   status == 503 || status == 429 ? "Retry-After" : NULL, "1");
+		return http_respond(connection, status, "application/json", txt,
+							status == 503 || status == 429 ? "Retry-After" : NULL, "1");
 	}
 
 	if (json_object_is_type(message, json_type_array))
@@ -704,10 +706,11 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 
 		memcpy(id, ctx.session->id, sizeof(id));
 		http_session_publish(ctx.session, ok);
-		text = jsonrpc_to_text(response);
+		txt = jsonrpc_to_text(response);
+
 		json_object_put(response);
-		return http_respond(connection, status, "application/json", text,
-					   ok ? "Mcp-Session-Id" : NULL, id);
+		return http_respond(connection, status, "application/json", txt,
+							ok ? "Mcp-Session-Id" : NULL, id);
 	}
 	if (status == 401)
 	{
@@ -718,10 +721,11 @@ answer_message(struct MHD_Connection *connection, HttpRequest *req)
 	}
 	if (response == NULL)
 		return http_respond(connection, status, NULL, NULL, NULL, NULL);
-	text = jsonrpc_to_text(response);
+	txt = jsonrpc_to_text(response);
+
 	json_object_put(response);
-	req->answer_bytes = strlen(text);
-	result = http_respond(connection, status, "application/json", text, NULL, NULL);
+	req->answer_bytes = strlen(txt);
+	result = http_respond(connection, status, "application/json", txt, NULL, NULL);
 	return result;
 }
 
@@ -737,12 +741,12 @@ respond_busy(struct MHD_Connection *connection, HttpRequest *req, int status)
 									   ? "Service Unavailable: too many requests in progress; retry shortly"
 									   : "Too Many Requests: this token has its share of the requests in progress (--max-requests-per-token); retry shortly",
 									   NULL);
-	char	   *text = jsonrpc_to_text(error);
+	char	   *txt = jsonrpc_to_text(error);
 
 	json_object_put(error);
 	mcp_metrics_refusal(status == 503 ? MCP_REFUSED_BUSY : MCP_REFUSED_TOKEN_BUSY);
 	http_log_request("-", NULL, req->role, status, req->start);
-	return http_respond(connection, status, "application/json", text, "Retry-After", "1");
+	return http_respond(connection, status, "application/json", txt, "Retry-After", "1");
 }
 
 /*
@@ -773,7 +777,8 @@ prepare_context(struct MHD_Connection *connection, HttpRequest *req,
 	ctx->scope = req->role != NULL ? req->role : "";
 	if (!json_object_is_type(message, json_type_object) &&
 		!json_object_is_type(message, json_type_array))
-		return 0;				/* not a message: jsonrpc.c answers -32600 (400) */
+		return 0;				/* not a message: jsonrpc.c answers -32600
+								 * (400) */
 	if (json_object_is_type(message, json_type_object))
 	{
 		json_object_object_get_ex(message, "method", &method);
@@ -879,7 +884,7 @@ check_stateless_headers(struct MHD_Connection *connection, json_object *message,
 	{
 		const char *header;
 		char	   *decoded;
-		char	   *text;
+		char	   *txt;
 		bool		same;
 
 		if (body_values[i] == NULL)
@@ -890,16 +895,17 @@ check_stateless_headers(struct MHD_Connection *connection, json_object *message,
 		free(decoded);
 		if (same)
 			continue;
-		text = header == NULL
+		txt = header == NULL
 			? mcp_psprintf("Header mismatch: the %s header is required", names[i])
 			: mcp_psprintf("Header mismatch: the %s header does not match the body", names[i]);
+
 		/* the body was read: the error names its id (JSON-RPC 2.0, 5) */
 		value = json_object_object_get(message, "id");
 		if (!json_object_is_type(value, json_type_string) &&
 			!json_object_is_type(value, json_type_int))
 			value = NULL;
-		*error = jsonrpc_error(value, MCP_HEADER_MISMATCH, text, NULL);
-		free(text);
+		*error = jsonrpc_error(value, MCP_HEADER_MISMATCH, txt, NULL);
+		free(txt);
 		return 400;
 	}
 	return 0;
@@ -919,8 +925,8 @@ end_session(struct MHD_Connection *connection, HttpRequest *req)
 	if (status == 204)
 		return http_respond(connection, 204, NULL, NULL, NULL, NULL);
 	return http_respond_error(connection, status, JSONRPC_INVALID_REQUEST,
-						 status == 400 ? "Bad Request: Mcp-Session-Id is required"
-						 : "Not Found: no such session");
+							  status == 400 ? "Bad Request: Mcp-Session-Id is required"
+							  : "Not Found: no such session");
 }
 
 /*
@@ -946,12 +952,12 @@ respond_unauthorized(struct MHD_Connection *connection, McpAuthStatus status,
 									   ? "Bad Request: malformed Authorization header"
 									   : "Unauthorized: a valid bearer token is required",
 									   NULL);
-	char	   *text = jsonrpc_to_text(error);
+	char	   *txt = jsonrpc_to_text(error);
 	enum MHD_Result result;
 
 	json_object_put(error);
 	result = http_respond(connection, status == MCP_AUTH_MALFORMED ? 400 : 401,
-					 "application/json", text, "WWW-Authenticate", challenge);
+						  "application/json", txt, "WWW-Authenticate", challenge);
 	free(challenge);
 	return result;
 }
@@ -1054,7 +1060,7 @@ static char *
 read_file(const char *path)
 {
 	FILE	   *f = fopen(path, "r");
-	char	   *text;
+	char	   *txt;
 	size_t		n = 0;
 	size_t		cap = 4096;
 
@@ -1063,10 +1069,11 @@ read_file(const char *path)
 		mcp_log(MCP_LOG_ERROR, "could not open \"%s\": %s", path, strerror(errno));
 		return NULL;
 	}
-	text = mcp_malloc(cap);
+	txt = mcp_malloc(cap);
+
 	for (;;)
 	{
-		size_t		got = fread(text + n, 1, cap - n - 1, f);
+		size_t		got = fread(txt + n, 1, cap - n - 1, f);
 
 		n += got;
 		if (got == 0)
@@ -1076,12 +1083,13 @@ read_file(const char *path)
 			if (cap > 1024 * 1024)
 				break;
 			cap *= 2;
-			text = mcp_realloc(text, cap);
+			txt = mcp_realloc(txt, cap);
 		}
 	}
-	text[n] = '\0';
+	txt[n] = '\0';
+
 	fclose(f);
-	return text;
+	return txt;
 }
 
 

@@ -29,10 +29,11 @@ typedef struct McpHttpSettings
 	int			shutdown_grace_ms;	/* SIGTERM: calls may finish this long */
 	int			max_connections_per_address;
 	int			request_timeout_secs;	/* to receive a request in full */
-	int			idle_timeout_secs;	/* a kept-alive connection between requests */
+	int			idle_timeout_secs;	/* a kept-alive connection between
+									 * requests */
 	int			max_requests_per_token;
 	int			max_sessions_per_token;
-	const char **allowed_hosts;	/* Host values besides the loopback ones */
+	const char **allowed_hosts; /* Host values besides the loopback ones */
 	int			n_allowed_hosts;
 	const char *resource_url;	/* --resource-url: its host is allowed too */
 	const void *auth_settings;	/* McpAuthSettings, for reloads */

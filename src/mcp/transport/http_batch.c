@@ -35,7 +35,8 @@ typedef struct BatchStream
 	McpSession	session;
 	McpBatch	batch;
 	char	   *body;			/* the batch's text, taken from the request */
-	const char *role;			/* the request's (it outlives the stream's reads) */
+	const char *role;			/* the request's (it outlives the stream's
+								 * reads) */
 	double		start;
 	char	   *pending;		/* answer text not yet sent */
 	size_t		pending_len;
@@ -46,7 +47,7 @@ typedef struct BatchStream
 
 static ssize_t batch_read(void *cls, uint64_t pos, char *buf, size_t max);
 static void batch_free(void *cls);
-static void set_pending(BatchStream *stream, const char *before, char *text);
+static void set_pending(BatchStream *stream, const char *before, char *txt);
 
 /*
  * Answer the batch in message (parsed as an empty array; its text is the
@@ -78,12 +79,12 @@ http_answer_batch(struct MHD_Connection *connection, HttpRequest *req,
 	if (!mcp_batch_begin(&stream->ctx, &stream->batch, stream->body != NULL ? stream->body : "",
 						 req->len, &error))
 	{
-		char	   *text = jsonrpc_to_text(error);
+		char	   *txt = jsonrpc_to_text(error);
 
 		json_object_put(error);
 		http_log_request("-", &stream->ctx, req->role, 400, req->start);
 		batch_free(stream);
-		return http_respond(connection, 400, "application/json", text, NULL, NULL);
+		return http_respond(connection, 400, "application/json", txt, NULL, NULL);
 	}
 	/* the status goes first: run up to the first answer */
 	while (first == NULL && !stream->done)
@@ -124,7 +125,7 @@ batch_read(void *cls, uint64_t pos, char *buf, size_t max)
 	while (stream->pending_sent == stream->pending_len)
 	{
 		bool		last = false;
-		char	   *text;
+		char	   *txt;
 
 		if (stream->done)
 		{
@@ -132,9 +133,10 @@ batch_read(void *cls, uint64_t pos, char *buf, size_t max)
 							 &stream->ctx, stream->role, 200, stream->start);
 			return MHD_CONTENT_READER_END_OF_STREAM;
 		}
-		text = mcp_batch_next(&stream->ctx, &stream->batch, &last);
-		if (text != NULL)
-			set_pending(stream, ",", text);
+		txt = mcp_batch_next(&stream->ctx, &stream->batch, &last);
+
+		if (txt != NULL)
+			set_pending(stream, ",", txt);
 		else if (last)
 		{
 			set_pending(stream, "]", NULL);
@@ -152,19 +154,19 @@ batch_read(void *cls, uint64_t pos, char *buf, size_t max)
 
 /* the next text to send: before (one character) then text (taken over) */
 static void
-set_pending(BatchStream *stream, const char *before, char *text)
+set_pending(BatchStream *stream, const char *before, char *txt)
 {
-	size_t		len = text != NULL ? strlen(text) : 0;
+	size_t		len = txt != NULL ? strlen(txt) : 0;
 
 	free(stream->pending);
 	stream->pending = mcp_malloc(len + 2);
 	stream->pending[0] = before[0];
-	if (text != NULL)
-		memcpy(stream->pending + 1, text, len);
+	if (txt != NULL)
+		memcpy(stream->pending + 1, txt, len);
 	stream->pending[len + 1] = '\0';
 	stream->pending_len = len + 1;
 	stream->pending_sent = 0;
-	free(text);
+	free(txt);
 }
 
 static void

@@ -43,7 +43,7 @@ static enum MHD_Result admin_handle(void *cls, struct MHD_Connection *connection
 									size_t *upload_data_size, void **state);
 static enum MHD_Result respond_fixed(struct MHD_Connection *connection,
 									 bool main_listener, int status,
-									 const char *text);
+									 const char *txt);
 
 /*
  * Is this request one of /live or /ready (GET or HEAD)?  Then answer it.
@@ -117,7 +117,7 @@ admin_handle(void *cls, struct MHD_Connection *connection, const char *url,
 	static int	first;
 	enum MHD_Result result;
 	struct MHD_Response *response;
-	char	   *text;
+	char	   *txt;
 
 	/* the headers call: answer on the next one (a body is not read) */
 	if (*state == NULL)
@@ -132,11 +132,12 @@ admin_handle(void *cls, struct MHD_Connection *connection, const char *url,
 		return respond_fixed(connection, false, 404, "not found\n");
 	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
 		return respond_fixed(connection, false, 405, "method not allowed\n");
-	text = mcp_metrics_render();
-	response = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
+	txt = mcp_metrics_render();
+
+	response = MHD_create_response_from_buffer(strlen(txt), txt, MHD_RESPMEM_MUST_FREE);
 	if (response == NULL)
 	{
-		free(text);
+		free(txt);
 		return MHD_NO;
 	}
 	MHD_add_response_header(response, "Content-Type", "text/plain; version=0.0.4; charset=utf-8");
@@ -147,17 +148,17 @@ admin_handle(void *cls, struct MHD_Connection *connection, const char *url,
 
 static enum MHD_Result
 respond_fixed(struct MHD_Connection *connection, bool main_listener, int status,
-			  const char *text)
+			  const char *txt)
 {
 	struct MHD_Response *response;
 	enum MHD_Result result;
 
 	if (main_listener)
 	{
-		mcp_metrics_http_response(status, strlen(text));
+		mcp_metrics_http_response(status, strlen(txt));
 		http_limits_answer_queued(connection);
 	}
-	response = MHD_create_response_from_buffer(strlen(text), (void *) text,
+	response = MHD_create_response_from_buffer(strlen(txt), (void *) txt,
 											   MHD_RESPMEM_PERSISTENT);
 	if (response == NULL)
 		return MHD_NO;

@@ -29,7 +29,7 @@ typedef struct HttpRequest
 	bool		too_big;		/* more than max_body_bytes came */
 	bool		answered;		/* a response was queued already */
 	char	   *role;			/* the token's role, or NULL */
-	char		identity[MCP_IDENTITY_LEN + 1];	/* the token's, or "" */
+	char		identity[MCP_IDENTITY_LEN + 1]; /* the token's, or "" */
 	size_t		answer_bytes;	/* the answer's size, once known */
 	bool		entered;		/* holds a request slot (http_limits.c) */
 	int			refused;		/* no slot: 503 or 429 to answer */
@@ -40,7 +40,7 @@ typedef struct HttpRequest
 /* in http_respond.c */
 extern enum MHD_Result http_respond(struct MHD_Connection *connection,
 									int status, const char *content_type,
-									char *text, const char *header,
+									char *txt, const char *header,
 									const char *value);
 extern enum MHD_Result http_respond_error(struct MHD_Connection *connection,
 										  int status, int code,

@@ -25,25 +25,25 @@
  */
 enum MHD_Result
 http_respond(struct MHD_Connection *connection, int status, const char *content_type,
-		char *text, const char *header, const char *value)
+			 char *txt, const char *header, const char *value)
 {
 	struct MHD_Response *response;
 	enum MHD_Result result;
 
-	response = MHD_create_response_from_buffer(text != NULL ? strlen(text) : 0,
-											   text != NULL ? text : (char *) "",
-											   text != NULL ? MHD_RESPMEM_MUST_FREE
+	response = MHD_create_response_from_buffer(txt != NULL ? strlen(txt) : 0,
+											   txt != NULL ? txt : (char *) "",
+											   txt != NULL ? MHD_RESPMEM_MUST_FREE
 											   : MHD_RESPMEM_PERSISTENT);
 	if (response == NULL)
 	{
-		free(text);
+		free(txt);
 		return MHD_NO;
 	}
 	if (content_type != NULL)
 		MHD_add_response_header(response, "Content-Type", content_type);
 	if (header != NULL)
 		MHD_add_response_header(response, header, value);
-	mcp_metrics_http_response(status, text != NULL ? strlen(text) : 0);
+	mcp_metrics_http_response(status, txt != NULL ? strlen(txt) : 0);
 	http_limits_answer_queued(connection);
 	result = MHD_queue_response(connection, (unsigned int) status, response);
 	MHD_destroy_response(response);
@@ -53,13 +53,13 @@ http_respond(struct MHD_Connection *connection, int status, const char *content_
 /* a JSON-RPC error without id, with an HTTP status */
 enum MHD_Result
 http_respond_error(struct MHD_Connection *connection, int status, int code,
-			  const char *message)
+				   const char *message)
 {
 	json_object *error = jsonrpc_error(NULL, code, message, NULL);
-	char	   *text = jsonrpc_to_text(error);
+	char	   *txt = jsonrpc_to_text(error);
 
 	json_object_put(error);
-	return http_respond(connection, status, "application/json", text, NULL, NULL);
+	return http_respond(connection, status, "application/json", txt, NULL, NULL);
 }
 
 /*
@@ -67,7 +67,7 @@ http_respond_error(struct MHD_Connection *connection, int status, int code,
  */
 void
 http_log_request(const char *method, const McpContext *ctx, const char *role,
-			int status, double start)
+				 int status, double start)
 {
 	mcp_log_request(MCP_LOG_NOTICE, method, ctx, role, status, start);
 }

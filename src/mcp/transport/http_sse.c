@@ -91,11 +91,11 @@ http_wants_stream(struct MHD_Connection *connection, json_object *message)
 static void
 sse_push(SseStream *stream, json_object *message)
 {
-	char	   *text = jsonrpc_to_text(message);
-	char	   *event = mcp_psprintf("event: message\ndata: %s\n\n", text);
+	char	   *txt = jsonrpc_to_text(message);
+	char	   *event = mcp_psprintf("event: message\ndata: %s\n\n", txt);
 	size_t		n = strlen(event);
 
-	free(text);
+	free(txt);
 	pthread_mutex_lock(&stream->lock);
 	stream->events = mcp_realloc(stream->events, stream->len + n + 1);
 	memcpy(stream->events + stream->len, event, n + 1);
@@ -286,7 +286,7 @@ http_start_sse(struct MHD_Connection *connection, HttpRequest *req,
 		free(stream->id_key);
 		free(stream);
 		return http_respond_error(connection, 503, JSONRPC_INTERNAL_ERROR,
-							 "Service Unavailable: could not start a worker");
+								  "Service Unavailable: could not start a worker");
 	}
 	response = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, sse_read,
 												 stream, sse_free);
@@ -298,4 +298,3 @@ http_start_sse(struct MHD_Connection *connection, HttpRequest *req,
 	MHD_destroy_response(response);
 	return result;
 }
-

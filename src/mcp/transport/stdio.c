@@ -46,7 +46,7 @@
 typedef struct QueuedLine
 {
 	McpReadStatus status;
-	char	   *text;			/* MCP_READ_MESSAGE: the line */
+	char	   *txt;			/* MCP_READ_MESSAGE: the line */
 	size_t		len;
 	struct QueuedLine *next;
 } QueuedLine;
@@ -130,8 +130,8 @@ mcp_serve_stdio(void)
 		if (line->status == MCP_READ_TOO_LONG)
 			response = jsonrpc_oversized_error(MCP_MAX_MESSAGE_BYTES);
 		else
-			response = jsonrpc_process_line(&ctx, line->text, line->len);
-		free(line->text);
+			response = jsonrpc_process_line(&ctx, line->txt, line->len);
+		free(line->txt);
 		free(line);
 		/* -v: a line per message, as --http writes one per request */
 		mcp_log_request(MCP_LOG_INFO, ctx.method[0] ? ctx.method : "-", &ctx,
@@ -160,7 +160,7 @@ mcp_serve_stdio(void)
 	{
 		QueuedLine *next = head->next;
 
-		free(head->text);
+		free(head->txt);
 		free(head);
 		head = next;
 	}
@@ -263,7 +263,7 @@ take_line(McpReadStatus status)
 	QueuedLine *line = mcp_malloc(sizeof(QueuedLine));
 
 	line->status = status;
-	line->text = status == MCP_READ_MESSAGE
+	line->txt = status == MCP_READ_MESSAGE
 		? mcp_strndup(reader.line, reader.len) : NULL;
 	line->len = status == MCP_READ_MESSAGE ? reader.len : 0;
 	line->next = NULL;
@@ -279,7 +279,8 @@ watch_input(McpContext *ctx)
 {
 	/* full: read no further until answered (the pipe holds the rest) */
 	if (queued > QUEUE_LIMIT || !mcp_reader_fill(&reader))
-		ctx->input_fd = -1;		/* at the end: the main loop sees it after this answer */
+		ctx->input_fd = -1;		/* at the end: the main loop sees it after
+								 * this answer */
 	else if (!read_ahead())
 		ctx->input_fd = -1;
 }

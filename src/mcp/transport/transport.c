@@ -138,7 +138,8 @@ mcp_reader_fill(McpReader *reader)
 		return false;
 	reader_make_room(reader);
 	if (reader->cap - reader->end < 2)
-		return true;			/* full of lines not taken yet: take them first */
+		return true;			/* full of lines not taken yet: take them
+								 * first */
 	do
 		n = read(reader->fd, reader->buf + reader->end,
 				 SMALLER(reader->cap - reader->end - 1, READER_CHUNK));
@@ -202,20 +203,20 @@ mcp_reader_free(McpReader *reader)
 bool
 mcp_write_message(json_object *message)
 {
-	const char *text;
+	const char *txt;
 	size_t		len;
 
-	text = json_object_to_json_string_ext(message,
-										  JSON_C_TO_STRING_PLAIN |
-										  JSON_C_TO_STRING_NOSLASHESCAPE);
+	txt = json_object_to_json_string_ext(message,
+										 JSON_C_TO_STRING_PLAIN |
+										 JSON_C_TO_STRING_NOSLASHESCAPE);
 
-	if (text == NULL)
+	if (txt == NULL)
 	{
 		mcp_log(MCP_LOG_ERROR, "could not serialize a message");
 		return true;			/* nothing written; keep the session */
 	}
-	len = strlen(text);
-	if (fwrite(text, 1, len, stdout) != len ||
+	len = strlen(txt);
+	if (fwrite(txt, 1, len, stdout) != len ||
 		fputc('\n', stdout) == EOF ||
 		fflush(stdout) == EOF)
 	{
