@@ -11,7 +11,9 @@
 #   - a file includes a header of a folder above its own;
 #   - the includes between the project's files form a circle;
 #   - the calls between files form a circle (two files that need each
-#     other, directly or around a ring), in a program that allows none.
+#     other, directly or around a ring) across folders, or inside a folder
+#     of a program that allows none there (the MCP program; the module
+#     allows one, inside run/: README, "Layout").
 # It prints the folder order derived from the edges (each folder after the
 # ones it uses) and the count of each kind of fault, and names every one.
 #
@@ -249,13 +251,14 @@ sub check_program
 	for my $c (@call_circles)
 	{
 		my $msg = 'call circle: ' . join(' <-> ', @$c);
-		if ($p->{no_call_circles})
+		my %in = map { folder_of($p, $_) => 1 } @$c;
+		if ($p->{no_call_circles} || keys(%in) > 1)
 		{
-			fault($msg);
+			fault(keys(%in) > 1 ? "$msg (across folders)" : $msg);
 		}
 		elsif (!$quiet)
 		{
-			print "  (allowed inside a folder) $msg\n";
+			print "  (inside one folder, allowed) $msg\n";
 		}
 	}
 	printf "  derived order: %s\n", join(' < ', derived_order(\%folder_edges, @layers));
