@@ -174,6 +174,19 @@ typedef void (*ToolPlanner) (struct ToolCall *call, const void *args,
 #define NAT_ARGS(call, type) ((const type *) (call)->targs)
 #define NAT_COMMON(call) NAT_ARGS(call, CommonArgs)
 
+/* a tool that only reads: read-only, not destructive, idempotent */
+#define NAT_TOOL_READS \
+	.read_only = true, .destructive = false, .idempotent = true
+
+/* a tool that changes rows (and is not offered in read-only mode) */
+#define NAT_TOOL_WRITES(destructive_, idempotent_) \
+	.read_only = false, .writes = true, \
+	.destructive = (destructive_), .idempotent = (idempotent_)
+
+/* a ToolDef's parameter table and the struct its arguments decode into */
+#define NAT_TOOL_PARAMS(params_, args_) \
+	.params = (params_), .nparams = lengthof(params_), .args_size = sizeof(args_)
+
 typedef struct ToolDef
 {
 	const char *name;

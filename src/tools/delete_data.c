@@ -95,13 +95,8 @@ static const ToolParam delete_params[] = {
 		.enum_values = mode_values,
 		.default_json = "\"delete\"",
 	},
-	{
-		.name = "confirm",
-		.decode = NAT_DECODE_BOOL,.offset = offsetof(DeleteArgs, confirm),
-		.types = NAT_JSON_BOOLEAN,
-		.description = "Must be true for mode truncate or drop, which remove everything and cannot be limited to some rows: ask the user before setting it.",
-		.default_json = "false",
-	},
+	NAT_PARAM_SWITCH("confirm", offsetof(DeleteArgs, confirm),
+					 "Must be true for mode truncate or drop, which remove everything and cannot be limited to some rows: ask the user before setting it."),
 	NAT_PARAM_DRY_RUN,
 	NAT_PARAM_RETURNING,
 	NAT_PARAM_FORMAT("the returned rows"),
@@ -121,13 +116,8 @@ const ToolDef nat_tool_delete_data = {
 	"The answer has affectedRows and data (the deleted rows, as returning asks). "
 	"Example: {\"table\": \"orders\", \"where\": {\"status\": \"cancelled\", \"created_at\": {\"lt\": \"2024-01-01\"}}, \"returning\": [\"id\"], \"max_affected\": 100}",
 	.operation = "delete",
-	.params = delete_params,
-	.nparams = lengthof(delete_params),
-	.args_size = sizeof(DeleteArgs),
-	.read_only = false,
-	.writes = true,
-	.destructive = true,
-	.idempotent = true,
+	NAT_TOOL_PARAMS(delete_params, DeleteArgs),
+	NAT_TOOL_WRITES(true, true),
 	.plan = delete_data,
 };
 

@@ -47,24 +47,12 @@ typedef struct ExecuteArgs
 static const char *const mode_values[] = {"single", "multiple", NULL};
 
 static const ToolParam execute_params[] = {
-	{
-		.name = "sql",
-		.decode = NAT_DECODE_TEXT,.offset = offsetof(ExecuteArgs, sql),
-		.types = NAT_JSON_STRING,
-		.required = true,
-		.description = "The SQL statement to run. Put values in params and refer to them as $1, $2, ... instead of writing them into the text.",
-		.examples_json = "[\"SELECT id, total FROM orders WHERE customer_id = $1 ORDER BY total DESC\", \"UPDATE orders SET status = $2 WHERE id = $1\"]",
-		.max_length = NAT_MAX_SQL,
-	},
-	{
-		.name = "params",
-		.decode = NAT_DECODE_JSON,.offset = offsetof(ExecuteArgs, params),
-		.types = NAT_JSON_ARRAY,
-		.description = "Values for $1, $2, ... in order; each is converted to the type PostgreSQL infers for its placeholder; null is SQL NULL.",
-		.examples_json = "[[42], [\"shipped\", 7], [null, \"2024-01-01\"]]",
-		.items = NAT_ITEMS_VALUE,
-		.max_items = NAT_MAX_PARAMS,
-	},
+	NAT_PARAM_SQL(ExecuteArgs,
+				  "The SQL statement to run. Put values in params and refer to them as $1, $2, ... instead of writing them into the text.",
+				  "[\"SELECT id, total FROM orders WHERE customer_id = $1 ORDER BY total DESC\", \"UPDATE orders SET status = $2 WHERE id = $1\"]"),
+	NAT_PARAM_SQL_VALUES(ExecuteArgs,
+						 "Values for $1, $2, ... in order; each is converted to the type PostgreSQL infers for its placeholder; null is SQL NULL.",
+						 "[[42], [\"shipped\", 7], [null, \"2024-01-01\"]]"),
 	{
 		.name = "mode",
 		.decode = NAT_DECODE_ENUM,.offset = offsetof(ExecuteArgs, mode),
@@ -73,13 +61,8 @@ static const ToolParam execute_params[] = {
 		.enum_values = mode_values,
 		.default_json = "\"single\"",
 	},
-	{
-		.name = "read_only",
-		.decode = NAT_DECODE_BOOL,.offset = offsetof(CommonArgs, read_only),
-		.types = NAT_JSON_BOOLEAN,
-		.description = "Run read-only: only queries, SHOW and EXPLAIN, enforced by the database engine. Always on when the server is in read-only mode.",
-		.default_json = "false",
-	},
+	NAT_PARAM_SWITCH("read_only", offsetof(CommonArgs, read_only),
+					 "Run read-only: only queries, SHOW and EXPLAIN, enforced by the database engine. Always on when the server is in read-only mode."),
 	NAT_PARAM_LIMIT("rows per statement"),
 	NAT_PARAM_FORMAT("the rows"),
 	NAT_PARAM_NEXT("The statement runs again and skips the rows already returned (by offset: rows may shift)."),
@@ -97,9 +80,7 @@ const ToolDef nat_tool_execute_sql = {
 	"With read_only: true only queries run, enforced by the engine. Rows are capped (limit) and the answer says when they were truncated; data-modifying statements report affectedRows and may change at most max_affected rows. "
 	"Example: {\"sql\": \"SELECT c.name, count(*) AS orders FROM customers c JOIN orders o ON o.customer_id = c.id WHERE o.status = $1 GROUP BY c.name ORDER BY orders DESC\", \"params\": [\"paid\"], \"read_only\": true, \"limit\": 10}",
 	.operation = "execute",
-	.params = execute_params,
-	.nparams = lengthof(execute_params),
-	.args_size = sizeof(ExecuteArgs),
+	NAT_TOOL_PARAMS(execute_params, ExecuteArgs),
 	.read_only = false,
 	.writes = false,			/* stays available, read-only, in read-only
 								 * mode */

@@ -35,31 +35,14 @@ typedef struct ExplainArgs
 } ExplainArgs;
 
 static const ToolParam explain_params[] = {
-	{
-		.name = "sql",
-		.decode = NAT_DECODE_TEXT,.offset = offsetof(ExplainArgs, sql),
-		.types = NAT_JSON_STRING,
-		.required = true,
-		.description = "The statement to explain, without EXPLAIN; values as $1, $2, ... in params.",
-		.examples_json = "[\"SELECT * FROM orders WHERE customer_id = $1\"]",
-		.max_length = NAT_MAX_SQL,
-	},
-	{
-		.name = "params",
-		.decode = NAT_DECODE_JSON,.offset = offsetof(ExplainArgs, params),
-		.types = NAT_JSON_ARRAY,
-		.description = "Values for $1, $2, ... in order, one for each placeholder: the plan depends on them.",
-		.examples_json = "[[42]]",
-		.items = NAT_ITEMS_VALUE,
-		.max_items = NAT_MAX_PARAMS,
-	},
-	{
-		.name = "analyze",
-		.decode = NAT_DECODE_BOOL,.offset = offsetof(ExplainArgs, analyze),
-		.types = NAT_JSON_BOOLEAN,
-		.description = "Also run the statement and report actual times and row counts. Only for read-only statements (queries); it runs read-only.",
-		.default_json = "false",
-	},
+	NAT_PARAM_SQL(ExplainArgs,
+				  "The statement to explain, without EXPLAIN; values as $1, $2, ... in params.",
+				  "[\"SELECT * FROM orders WHERE customer_id = $1\"]"),
+	NAT_PARAM_SQL_VALUES(ExplainArgs,
+						 "Values for $1, $2, ... in order, one for each placeholder: the plan depends on them.",
+						 "[[42]]"),
+	NAT_PARAM_SWITCH("analyze", offsetof(ExplainArgs, analyze),
+					 "Also run the statement and report actual times and row counts. Only for read-only statements (queries); it runs read-only."),
 	NAT_PARAM_TIMEOUT_MS,
 };
 
@@ -72,12 +55,8 @@ const ToolDef nat_tool_explain_query = {
 	"The answer's data is the plan; a plan past the byte limit is left out (truncated). "
 	"Example: {\"sql\": \"SELECT * FROM orders WHERE customer_id = $1 ORDER BY created_at DESC LIMIT 10\", \"params\": [42], \"analyze\": true}",
 	.operation = "explain",
-	.params = explain_params,
-	.nparams = lengthof(explain_params),
-	.args_size = sizeof(ExplainArgs),
-	.read_only = true,
-	.destructive = false,
-	.idempotent = true,
+	NAT_TOOL_PARAMS(explain_params, ExplainArgs),
+	NAT_TOOL_READS,
 	.plan = explain_query,
 };
 

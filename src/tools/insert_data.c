@@ -114,13 +114,8 @@ const ToolDef nat_tool_insert_data = {
 	"The answer has affectedRows and the inserted rows in data (with generated ids and defaults, or the columns chosen by returning). "
 	"Example: {\"table\": \"customers\", \"rows\": [{\"name\": \"Ada\", \"email\": \"ada@example.com\"}], \"on_conflict\": \"skip\", \"conflict_columns\": [\"email\"]}",
 	.operation = "insert",
-	.params = insert_params,
-	.nparams = lengthof(insert_params),
-	.args_size = sizeof(InsertArgs),
-	.read_only = false,
-	.writes = true,
-	.destructive = false,
-	.idempotent = false,
+	NAT_TOOL_PARAMS(insert_params, InsertArgs),
+	NAT_TOOL_WRITES(false, false),
 	.plan = insert_data,
 };
 

@@ -88,13 +88,8 @@ static const ToolParam list_tables_params[] = {
 		.examples_json = "[\"order%\", \"%customer%\"]",
 		.max_length = NAT_MAX_PATTERN,
 	},
-	{
-		.name = "include_extension_objects",
-		.decode = NAT_DECODE_BOOL,.offset = offsetof(ListTablesArgs, include_extension_objects),
-		.types = NAT_JSON_BOOLEAN,
-		.description = "Also list the tables and views that belong to installed extensions (their own objects, such as pg_stat_statements or Citus's citus_tables), and those in schemas an extension owns (such as columnar). Left out by default.",
-		.default_json = "false",
-	},
+	NAT_PARAM_SWITCH("include_extension_objects", offsetof(ListTablesArgs, include_extension_objects),
+					 "Also list the tables and views that belong to installed extensions (their own objects, such as pg_stat_statements or Citus's citus_tables), and those in schemas an extension owns (such as columnar). Left out by default."),
 	NAT_PARAM_LIMIT("tables"),
 	NAT_PARAM_OFFSET("Tables (the list is ordered by schema and name)"),
 	NAT_PARAM_FORMAT("the tables"),
@@ -111,12 +106,8 @@ const ToolDef nat_tool_list_tables = {
 	"Filter with schema and with pattern, a case-insensitive LIKE pattern on the name. "
 	"Example: {\"schema\": \"public\", \"pattern\": \"%order%\", \"limit\": 50}",
 	.operation = "list",
-	.params = list_tables_params,
-	.nparams = lengthof(list_tables_params),
-	.args_size = sizeof(ListTablesArgs),
-	.read_only = true,
-	.destructive = false,
-	.idempotent = true,
+	NAT_TOOL_PARAMS(list_tables_params, ListTablesArgs),
+	NAT_TOOL_READS,
 	.plan = list_tables,
 };
 

@@ -147,4 +147,38 @@
 		.max_length = 1024, \
 	}
 
+/* an agent's statement: its text, with $1, $2, ... for values */
+#define NAT_PARAM_SQL(args_, what, examples) \
+	{ \
+		.name = "sql", \
+		.decode = NAT_DECODE_TEXT, .offset = offsetof(args_, sql), \
+		.types = NAT_JSON_STRING, \
+		.required = true, \
+		.description = what, \
+		.examples_json = examples, \
+		.max_length = NAT_MAX_SQL, \
+	}
+
+/* the values of an agent's statement's $1, $2, ... */
+#define NAT_PARAM_SQL_VALUES(args_, what, examples) \
+	{ \
+		.name = "params", \
+		.decode = NAT_DECODE_JSON, .offset = offsetof(args_, params), \
+		.types = NAT_JSON_ARRAY, \
+		.description = what, \
+		.examples_json = examples, \
+		.items = NAT_ITEMS_VALUE, \
+		.max_items = NAT_MAX_PARAMS, \
+	}
+
+/* a boolean switch, off unless given */
+#define NAT_PARAM_SWITCH(name_, offset_, what) \
+	{ \
+		.name = name_, \
+		.decode = NAT_DECODE_BOOL, .offset = offset_, \
+		.types = NAT_JSON_BOOLEAN, \
+		.description = what, \
+		.default_json = "false", \
+	}
+
 #endif							/* NAT_PARAMS_H */

@@ -79,12 +79,8 @@ const ToolDef nat_tool_select_query = {
 	"The answer has data (rows), columns (names and types), rowCount, and truncated/warning when more rows matched than were returned. "
 	"Example: {\"table\": \"orders\", \"columns\": [\"id\", \"total\"], \"where\": {\"status\": \"open\", \"total\": {\"gt\": 100}}, \"order_by\": \"total desc\", \"limit\": 20}",
 	.operation = "select",
-	.params = select_params,
-	.nparams = lengthof(select_params),
-	.args_size = sizeof(SelectArgs),
-	.read_only = true,
-	.destructive = false,
-	.idempotent = true,
+	NAT_TOOL_PARAMS(select_params, SelectArgs),
+	NAT_TOOL_READS,
 	.plan = select_query,
 };
 

@@ -69,13 +69,8 @@ const ToolDef nat_tool_update_data = {
 	"The answer has affectedRows and the changed rows in data (columns chosen by returning). "
 	"Example: {\"table\": \"orders\", \"set\": {\"status\": \"shipped\"}, \"where\": {\"id\": {\"in\": [7, 9]}}, \"returning\": [\"id\", \"status\"]}",
 	.operation = "update",
-	.params = update_params,
-	.nparams = lengthof(update_params),
-	.args_size = sizeof(UpdateArgs),
-	.read_only = false,
-	.writes = true,
-	.destructive = true,
-	.idempotent = true,
+	NAT_TOOL_PARAMS(update_params, UpdateArgs),
+	NAT_TOOL_WRITES(true, true),
 	.plan = update_data,
 };
 
