@@ -204,6 +204,28 @@ extern bool nat_datum_to_jsonb_value(ColumnOutput *col, Datum value,
 #define NAT_CHUNK_OVERHEAD 16
 extern Size nat_json_string_size(const char *s, Size len);
 
+/* ---- in base/jsonb_keys.c: walking a jsonb object's members ---- */
+
+typedef struct NatJsonbKeys
+{
+	JsonbIterator *it;
+} NatJsonbKeys;
+
+extern void nat_jsonb_keys_begin(NatJsonbKeys *keys, JsonbContainer *object);
+extern bool nat_jsonb_next_key(NatJsonbKeys *keys, const char **key,
+							   int *keylen, JsonbValue *value);
+
+/*
+ * Is a key (not NUL-terminated) the string literal lit?  Its length is the
+ * literal's own, never counted by hand; "" lit refuses anything else.
+ */
+#define NAT_KEY_IS(key, keylen, lit) \
+	((keylen) == sizeof("" lit) - 1 && memcmp((key), lit, sizeof(lit) - 1) == 0)
+
+/* the member of a jsonb object named by the string literal lit, or NULL */
+#define NAT_JSONB_MEMBER(container, lit) \
+	getKeyJsonValueFromContainer((container), "" lit, sizeof(lit) - 1, NULL)
+
 /* ---- in base/plan_cache.c ---- */
 
 /* whose SQL text a plan is for: only short agent texts are cached */
