@@ -336,18 +336,17 @@ normalize_constraint(StringInfo out, const char *key, JsonbValue *v,
 static void
 check_param_keys(JsonbContainer *spec, const char *param)
 {
-	JsonbIterator *it = JsonbIteratorInit(spec);
+	NatJsonbKeys keys;
+	const char *k;
+	int			klen;
 	JsonbValue	v;
-	JsonbIteratorToken tok;
 
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	nat_jsonb_keys_begin(&keys, spec);
+	while (nat_jsonb_next_key(&keys, &k, &klen, &v))
 	{
-		char	   *key;
+		char	   *key = pnstrdup(k, klen);
 		int			i;
 
-		if (tok != WJB_KEY)
-			continue;
-		key = pnstrdup(v.val.string.val, v.val.string.len);
 		for (i = 0; param_keys[i]; i++)
 			if (strcmp(key, param_keys[i]) == 0)
 				break;
@@ -663,9 +662,10 @@ bool_option(const char *key, JsonbValue *v)
 static void
 parse_options(Jsonb *options, bool function, DefineOptions *opts)
 {
-	JsonbIterator *it;
+	NatJsonbKeys keys;
+	const char *k;
+	int			klen;
 	JsonbValue	v;
-	JsonbIteratorToken tok;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->read_only = opts->destructive = opts->idempotent = -1;
@@ -673,15 +673,11 @@ parse_options(Jsonb *options, bool function, DefineOptions *opts)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("tool options must be a JSON object")));
-	it = JsonbIteratorInit(&options->root);
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	nat_jsonb_keys_begin(&keys, &options->root);
+	while (nat_jsonb_next_key(&keys, &k, &klen, &v))
 	{
-		char	   *key;
+		char	   *key = pnstrdup(k, klen);
 
-		if (tok != WJB_KEY)
-			continue;
-		key = pnstrdup(v.val.string.val, v.val.string.len);
-		tok = JsonbIteratorNext(&it, &v, true);
 		if (strcmp(key, "read_only") == 0)
 			opts->read_only = bool_option(key, &v);
 		else if (strcmp(key, "destructive") == 0)
@@ -866,18 +862,16 @@ append_function_param(StringInfo buf, const char *argname, Oid argtype,
 		extra = member(opts->parameters->val.binary.data, argname);
 	if (extra && is_object(extra))
 	{
-		JsonbIterator *it = JsonbIteratorInit(extra->val.binary.data);
+		NatJsonbKeys keys;
+		const char *k;
+		int			klen;
 		JsonbValue	v;
-		JsonbIteratorToken tok;
 
-		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		nat_jsonb_keys_begin(&keys, extra->val.binary.data);
+		while (nat_jsonb_next_key(&keys, &k, &klen, &v))
 		{
-			char	   *key;
+			char	   *key = pnstrdup(k, klen);
 
-			if (tok != WJB_KEY)
-				continue;
-			key = pnstrdup(v.val.string.val, v.val.string.len);
-			(void) JsonbIteratorNext(&it, &v, true);
 			if (strcmp(key, "name") == 0 || strcmp(key, "type") == 0 ||
 				strcmp(key, "required") == 0 || strcmp(key, "default") == 0)
 				ereport(ERROR,
@@ -903,21 +897,19 @@ static void
 check_parameters_option(const DefineOptions *opts, char **argnames,
 						char *argmodes, int nargs)
 {
-	JsonbIterator *it;
+	NatJsonbKeys keys;
+	const char *k;
+	int			klen;
 	JsonbValue	v;
-	JsonbIteratorToken tok;
 
 	if (opts->parameters == NULL)
 		return;
-	it = JsonbIteratorInit(opts->parameters->val.binary.data);
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	nat_jsonb_keys_begin(&keys, opts->parameters->val.binary.data);
+	while (nat_jsonb_next_key(&keys, &k, &klen, &v))
 	{
-		char	   *key;
+		char	   *key = pnstrdup(k, klen);
 		int			i;
 
-		if (tok != WJB_KEY)
-			continue;
-		key = pnstrdup(v.val.string.val, v.val.string.len);
 		for (i = 0; i < nargs; i++)
 			if (argnames && argnames[i] && strcmp(argnames[i], key) == 0 &&
 				(argmodes == NULL || (argmodes[i] != PROARGMODE_OUT &&
