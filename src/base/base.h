@@ -188,6 +188,7 @@ typedef struct ColumnOutput
 
 extern JsonbValue *nat_jsonb_push(NatJsonb *state, JsonbIteratorToken tok, JsonbValue *v);
 extern void nat_push_key(NatJsonb *state, const char *key);
+extern void nat_push_key_len(NatJsonb *state, const char *key, int len);
 extern void nat_push_string(NatJsonb *state, const char *key, const char *value);
 extern void nat_push_bool(NatJsonb *state, const char *key, bool value);
 extern void nat_push_int(NatJsonb *state, const char *key, int64 value);
