@@ -189,9 +189,9 @@ parse_order_by(JsonbValue *order_by, Oid relid)
 			parse_sort_string(&keys, relid, nat_json_value_text(item), path);
 		else
 		{
-			JsonbValue *column = getKeyJsonValueFromContainer(item->val.binary.data, "column", 6, NULL);
-			JsonbValue *direction = getKeyJsonValueFromContainer(item->val.binary.data, "direction", 9, NULL);
-			JsonbValue *nulls = getKeyJsonValueFromContainer(item->val.binary.data, "nulls", 5, NULL);
+			JsonbValue *column = NAT_JSONB_MEMBER(item->val.binary.data, "column");
+			JsonbValue *direction = NAT_JSONB_MEMBER(item->val.binary.data, "direction");
+			JsonbValue *nulls = NAT_JSONB_MEMBER(item->val.binary.data, "nulls");
 
 			add_sort_key(&keys, relid, nat_json_value_text(column),
 						 direction && direction->type == jbvString ?
