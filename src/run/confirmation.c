@@ -179,16 +179,16 @@ check_token(ToolCall *call, const char *token, int64 affected)
 	if (payload == NULL)
 		return "it was not made for this call (the same tool, arguments and role)";
 	jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(payload)));
-	v = getKeyJsonValueFromContainer(&jb->root, "e", 1, NULL);
+	v = NAT_JSONB_MEMBER(&jb->root, "e");
 	expires = DatumGetInt64(DirectFunctionCall1(numeric_int8, NumericGetDatum(v->val.numeric)));
-	v = getKeyJsonValueFromContainer(&jb->root, "a", 1, NULL);
+	v = NAT_JSONB_MEMBER(&jb->root, "a");
 	confirmed = DatumGetInt64(DirectFunctionCall1(numeric_int8, NumericGetDatum(v->val.numeric)));
 	if (GetCurrentTimestamp() > expires)
 		return "it has expired";
 	if (confirmed != affected)
 		return psprintf("it confirmed " INT64_FORMAT " rows, and the call now affects " INT64_FORMAT,
 						confirmed, affected);
-	v = getKeyJsonValueFromContainer(&jb->root, "n", 1, NULL);
+	v = NAT_JSONB_MEMBER(&jb->root, "n");
 	if (!consume_nonce(pnstrdup(v->val.string.val, v->val.string.len), expires))
 		return "it was already used";
 	return NULL;
