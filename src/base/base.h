@@ -322,6 +322,38 @@ extern bool nat_tool_enabled(const char *name);
 /* characters of a value quoted back in an error, at most */
 #define NAT_ECHO_CHARS			200
 
+/* ---- in base/call_names.c: what a call does, and why its rows stopped ---- */
+
+/* a call's operation: its answer's "operation", its audit line's */
+typedef enum NatOperation
+{
+	NAT_OP_NONE,				/* not known (no tool found): not reported */
+	NAT_OP_SELECT,
+	NAT_OP_INSERT,
+	NAT_OP_UPDATE,
+	NAT_OP_DELETE,
+	NAT_OP_EXECUTE,
+	NAT_OP_EXPLAIN,
+	NAT_OP_LIST,
+	NAT_OP_DESCRIBE,
+	NAT_OP_TRUNCATE,
+	NAT_OP_DROP
+} NatOperation;
+
+/* why a streamed query's rows were cut: its answer's "truncation.reason" */
+typedef enum NatTruncation
+{
+	NAT_TRUNCATION_NONE,
+	NAT_TRUNCATION_ROW_LIMIT,
+	NAT_TRUNCATION_BYTE_LIMIT,
+	NAT_TRUNCATION_MEMORY_LIMIT
+} NatTruncation;
+
+/* the names, by enum value; NULL for none */
+extern const char *const nat_operation_names[];
+extern const char *const nat_truncation_names[];
+extern NatOperation nat_operation_from_name(const char *name);
+
 /* ---- the call: what every layer passes on ---- */
 
 /* What one call has found so far; filled by the tool, read by response.c */
@@ -351,7 +383,7 @@ typedef struct ToolCall
 	int64		statement_own;	/* ... and its own count (SPI); -1: a query */
 
 	/* reported in the envelope */
-	const char *operation;
+	NatOperation operation;
 	char	   *table;			/* schema-qualified display name */
 	char	   *query;			/* generated SQL, with $n placeholders */
 	char	   *query_source;	/* the agent's own SQL text, if any */
@@ -382,8 +414,7 @@ typedef struct RowResult
 	int64		received;		/* rows the statement returned, answered or
 								 * not (past the caps, or only counted) */
 	bool		truncated;
-	const char *truncation_reason;	/* "row_limit", "byte_limit" or
-									 * "memory_limit" */
+	NatTruncation truncation_reason;
 	int64		truncation_limit;
 	const char *oversized_column;	/* alone past the byte cap, first row */
 } RowResult;

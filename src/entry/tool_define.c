@@ -565,7 +565,7 @@ tool_sql_error_callback(void *arg)
  * operation it reports, and whether the statement itself writes (*writes)
  * or calls a function that may (*calls_writer).
  */
-static const char *
+static NatOperation
 check_statement(const char *sql, Oid *types, int ntypes, bool *writes,
 				bool *calls_writer)
 {
@@ -629,15 +629,15 @@ check_statement(const char *sql, Oid *types, int ntypes, bool *writes,
 	switch (query->commandType)
 	{
 		case CMD_INSERT:
-			return "insert";
+			return NAT_OP_INSERT;
 		case CMD_UPDATE:
-			return "update";
+			return NAT_OP_UPDATE;
 		case CMD_DELETE:
-			return "delete";
+			return NAT_OP_DELETE;
 		case CMD_SELECT:
-			return c.locks_rows || query->hasModifyingCTE ? "execute" : "select";
+			return c.locks_rows || query->hasModifyingCTE ? NAT_OP_EXECUTE : NAT_OP_SELECT;
 		default:
-			return "execute";
+			return NAT_OP_EXECUTE;
 	}
 }
 
@@ -763,15 +763,19 @@ stored_options(const DefineOptions *opts)
  * The kind of a writing statement, for a message.
  */
 static const char *
-statement_kind(const char *operation)
+statement_kind(NatOperation operation)
 {
-	if (strcmp(operation, "insert") == 0)
-		return "an INSERT";
-	if (strcmp(operation, "update") == 0)
-		return "an UPDATE";
-	if (strcmp(operation, "delete") == 0)
-		return "a DELETE";
-	return "a MERGE, or a query that modifies data or locks rows";
+	switch (operation)
+	{
+		case NAT_OP_INSERT:
+			return "an INSERT";
+		case NAT_OP_UPDATE:
+			return "an UPDATE";
+		case NAT_OP_DELETE:
+			return "a DELETE";
+		default:
+			return "a MERGE, or a query that modifies data or locks rows";
+	}
 }
 
 /*
@@ -790,7 +794,7 @@ define_tool(const char *name, const char *description, const char *sql,
 	check_tool_name(name);
 	check_description("tool description", description);
 	row.parameters = normalize_params(parameters, &types, &ntypes);
-	row.operation = (char *) check_statement(sql, types, ntypes, &writes, &calls_writer);
+	row.operation = check_statement(sql, types, ntypes, &writes, &calls_writer);
 	if (opts->read_only == 1 && writes)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -74,7 +74,7 @@ const ToolDef nat_tool_describe_table = {
 	"Columns your role has no privilege on are left out; when your privileges are granted per column, each column shows its own. The answer's data holds one object. "
 	"On Citus, a distributed, reference or Citus local table also has citus: its table_type, distribution_column and colocation_id; a shard's name is answered with its table. "
 	"Example: {\"table\": \"public.orders\"}",
-	.operation = "describe",
+	.operation = NAT_OP_DESCRIBE,
 	.params = describe_table_params,
 	.nparams = lengthof(describe_table_params),
 	.args_size = sizeof(CommonArgs),	/* table, timeout_ms */

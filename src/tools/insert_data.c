@@ -113,7 +113,7 @@ const ToolDef nat_tool_insert_data = {
 	"Values are bound parameters converted to the column types; missing columns take their defaults. "
 	"The answer has affectedRows and the inserted rows in data (with generated ids and defaults, or the columns chosen by returning). "
 	"Example: {\"table\": \"customers\", \"rows\": [{\"name\": \"Ada\", \"email\": \"ada@example.com\"}], \"on_conflict\": \"skip\", \"conflict_columns\": [\"email\"]}",
-	.operation = "insert",
+	.operation = NAT_OP_INSERT,
 	.params = insert_params,
 	.nparams = lengthof(insert_params),
 	.args_size = sizeof(InsertArgs),

@@ -78,7 +78,7 @@ const ToolDef nat_tool_select_query = {
 	"Runs read-only with your database role's privileges; values in the filter are bound parameters. "
 	"The answer has data (rows), columns (names and types), rowCount, and truncated/warning when more rows matched than were returned. "
 	"Example: {\"table\": \"orders\", \"columns\": [\"id\", \"total\"], \"where\": {\"status\": \"open\", \"total\": {\"gt\": 100}}, \"order_by\": \"total desc\", \"limit\": 20}",
-	.operation = "select",
+	.operation = NAT_OP_SELECT,
 	.params = select_params,
 	.nparams = lengthof(select_params),
 	.args_size = sizeof(SelectArgs),

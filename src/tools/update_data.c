@@ -68,7 +68,7 @@ const ToolDef nat_tool_update_data = {
 	"Use dry_run: true to preview: it reports affectedRows and the changed rows, then rolls back. "
 	"The answer has affectedRows and the changed rows in data (columns chosen by returning). "
 	"Example: {\"table\": \"orders\", \"set\": {\"status\": \"shipped\"}, \"where\": {\"id\": {\"in\": [7, 9]}}, \"returning\": [\"id\", \"status\"]}",
-	.operation = "update",
+	.operation = NAT_OP_UPDATE,
 	.params = update_params,
 	.nparams = lengthof(update_params),
 	.args_size = sizeof(UpdateArgs),
@@ -155,7 +155,7 @@ update_data(ToolCall *call, const void *targs, ToolPlan *plan)
 	appendStringInfoString(&sql, call->table);
 	appendStringInfoString(&sql, " SET ");
 	deparse_set_list(&sql, args->set, relid, plan);
-	nat_deparse_write_filter(&sql, call, plan, relid, "update");
+	nat_deparse_write_filter(&sql, call, plan, relid, NAT_OP_UPDATE);
 	nat_deparse_returning(&sql, call, plan, relid);
 
 	plan->run = PLAN_WRITE;
