@@ -326,11 +326,11 @@ failed_command(ToolCall *call)
 {
 	StatementShape shape;
 
-	if (call->operation && strcmp(call->operation, "delete") == 0)
+	if (call->operation == NAT_OP_DELETE)
 		return T_DeleteStmt;
-	if (call->operation && strcmp(call->operation, "update") == 0)
+	if (call->operation == NAT_OP_UPDATE)
 		return T_UpdateStmt;
-	if (call->operation && strcmp(call->operation, "insert") == 0)
+	if (call->operation == NAT_OP_INSERT)
 		return T_InsertStmt;
 	if (call->query_source && nat_statement_shape(call->query, &shape))
 		return shape.command;

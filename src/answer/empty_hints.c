@@ -263,10 +263,10 @@ collect_member(HintFilter *f, const char *key, JsonbValue *v)
 	else if (v->type == jbvBinary && JsonContainerIsObject(v->val.binary.data))
 	{
 		f->conditions += JsonContainerSize(v->val.binary.data) - 1;
-		op = getKeyJsonValueFromContainer(v->val.binary.data, "eq", 2, NULL);
+		op = NAT_JSONB_MEMBER(v->val.binary.data, "eq");
 		if (op && op->type == jbvString)
 			add_given(f, attnum, op->val.string.val, op->val.string.len);
-		op = getKeyJsonValueFromContainer(v->val.binary.data, "in", 2, NULL);
+		op = NAT_JSONB_MEMBER(v->val.binary.data, "in");
 		if (op && op->type == jbvBinary && JsonContainerIsArray(op->val.binary.data))
 			add_given_list(f, attnum, op);
 	}
@@ -278,19 +278,16 @@ collect_member(HintFilter *f, const char *key, JsonbValue *v)
 static void
 collect_object(HintFilter *f, JsonbContainer *obj, int depth)
 {
-	JsonbIterator *it = JsonbIteratorInit(obj);
+	NatJsonbKeys keys;
+	const char *k;
+	int			klen;
 	JsonbValue	v;
-	JsonbIteratorToken tok;
 
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	nat_jsonb_keys_begin(&keys, obj);
+	while (nat_jsonb_next_key(&keys, &k, &klen, &v))
 	{
-		char	   *key;
+		char	   *key = pnstrdup(k, klen);
 
-		CHECK_FOR_INTERRUPTS();
-		if (tok != WJB_KEY)
-			continue;
-		key = pnstrdup(v.val.string.val, v.val.string.len);
-		(void) JsonbIteratorNext(&it, &v, true);
 		if (strcmp(key, "and") == 0 && v.type == jbvBinary &&
 			JsonContainerIsArray(v.val.binary.data) && depth < NAT_MAX_WHERE_DEPTH)
 		{
@@ -1423,7 +1420,7 @@ nat_empty_result_hints(ToolCall *call, ToolPlan *plan)
 										 NULL) : NULL;
 		if (only && only->type == jbvBinary && JsonContainerIsObject(only->val.binary.data) &&
 			JsonContainerSize(only->val.binary.data) == 1)
-			only = getKeyJsonValueFromContainer(only->val.binary.data, "eq", 2, NULL);
+			only = NAT_JSONB_MEMBER(only->val.binary.data, "eq");
 		f.echo = only != NULL && only->type == jbvString;
 	}
 	foreach(lc, f.columns)

@@ -68,8 +68,8 @@ push_call_keys(NatJsonb *state, ToolCall *call)
 {
 	/* the schema wants a name: an empty one is answered as the function's */
 	nat_push_string(state, "tool", call->tool_name[0] != '\0' ? call->tool_name : "ai_tool_call");
-	if (call->operation)
-		nat_push_string(state, "operation", call->operation);
+	if (call->operation != NAT_OP_NONE)
+		nat_push_string(state, "operation", nat_operation_names[call->operation]);
 	if (call->table)
 		nat_push_string(state, "table", call->table);
 	nat_push_string(state, "executionTime", nat_format_elapsed(call->start));
@@ -201,11 +201,11 @@ nat_response_write(ToolCall *call, int64 affected, int64 own_affected,
  * "truncation": {"reason", "limit"}.
  */
 static void
-push_truncation(NatJsonb *state, const char *reason, int64 limit)
+push_truncation(NatJsonb *state, NatTruncation reason, int64 limit)
 {
 	nat_push_key(state, "truncation");
 	nat_jsonb_push(state, WJB_BEGIN_OBJECT, NULL);
-	nat_push_string(state, "reason", reason);
+	nat_push_string(state, "reason", nat_truncation_names[reason]);
 	nat_push_int(state, "limit", limit);
 	nat_jsonb_push(state, WJB_END_OBJECT, NULL);
 }
@@ -229,10 +229,10 @@ nat_response_rows(ToolCall *call, RowResult *result)
 	{
 		const char *what;
 
-		if (strcmp(result->truncation_reason, "row_limit") == 0)
+		if (result->truncation_reason == NAT_TRUNCATION_ROW_LIMIT)
 			what = psprintf("the row limit of " INT64_FORMAT " rows was reached",
 							result->truncation_limit);
-		else if (strcmp(result->truncation_reason, "byte_limit") == 0)
+		else if (result->truncation_reason == NAT_TRUNCATION_BYTE_LIMIT)
 			what = psprintf("the byte limit of " INT64_FORMAT " bytes was reached",
 							result->truncation_limit);
 		else
@@ -342,7 +342,7 @@ response_value(ToolCall *call, ToolPlan *plan, Datum value)
 		nat_jsonb_push(state, WJB_END_ARRAY, NULL);
 		nat_push_int(state, "rowCount", 0);
 		nat_push_bool(state, "truncated", true);
-		push_truncation(state, "byte_limit", nat_max_response_bytes);
+		push_truncation(state, NAT_TRUNCATION_BYTE_LIMIT, nat_max_response_bytes);
 		add_warning(call,
 					psprintf("The plan is %zu bytes, past the byte limit of %d bytes, so it was left out. Plans print the statement's constants: explain it with shorter values, or explain its parts one at a time.",
 							 plan_size, nat_max_response_bytes));
@@ -463,17 +463,18 @@ default_suggestion(ToolCall *call, NatErrorKind kind,
 		return call->table ?
 			psprintf("A row-level security policy on %s does not allow this row for your role; write only rows the policy allows.", call->table) :
 			pstrdup("A row-level security policy does not allow this row for your role.");
-	if (kind == NAT_ERR_PERMISSION_DENIED && call->table && call->operation &&
-		(strcmp(call->operation, "select") == 0 || strcmp(call->operation, "insert") == 0 ||
-		 strcmp(call->operation, "update") == 0 || strcmp(call->operation, "delete") == 0))
+	if (kind == NAT_ERR_PERMISSION_DENIED && call->table &&
+		(call->operation == NAT_OP_SELECT || call->operation == NAT_OP_INSERT ||
+		 call->operation == NAT_OP_UPDATE || call->operation == NAT_OP_DELETE))
 	{
-		char	   *privilege = asc_toupper(call->operation, strlen(call->operation));
+		const char *op = nat_operation_names[call->operation];
+		char	   *privilege = asc_toupper(op, strlen(op));
 
 		return psprintf("Your role may not %s %s%s: it lacks the %s privilege on it (or on the columns used). Ask the database administrator for GRANT %s ON %s, or use another table.",
-						call->operation,
-						strcmp(call->operation, "select") == 0 ? "from " :
-						strcmp(call->operation, "insert") == 0 ? "into " :
-						strcmp(call->operation, "delete") == 0 ? "from " : "",
+						op,
+						call->operation == NAT_OP_SELECT ? "from " :
+						call->operation == NAT_OP_INSERT ? "into " :
+						call->operation == NAT_OP_DELETE ? "from " : "",
 						call->table, privilege, privilege, call->table);
 	}
 	if (kind == NAT_ERR_PERMISSION_DENIED && call->table)

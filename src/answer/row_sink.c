@@ -89,7 +89,7 @@ typedef struct RowSink
 } RowSink;
 
 static void
-mark_truncated(RowSink *sink, const char *reason, int64 limit)
+mark_truncated(RowSink *sink, NatTruncation reason, int64 limit)
 {
 	sink->full = true;
 	sink->result->truncated = true;
@@ -191,12 +191,12 @@ sink_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
 	header_memory = natts * HEADER_MEMORY_PER_COLUMN;
 	if (call->row_bytes + header_bytes > sink->caps.max_bytes)
 	{
-		mark_truncated(sink, "byte_limit", sink->caps.max_bytes);
+		mark_truncated(sink, NAT_TRUNCATION_BYTE_LIMIT, sink->caps.max_bytes);
 		return;
 	}
 	if (call->row_memory + header_memory > memory_cap(sink))
 	{
-		mark_truncated(sink, "memory_limit", memory_cap(sink));
+		mark_truncated(sink, NAT_TRUNCATION_MEMORY_LIMIT, memory_cap(sink));
 		return;
 	}
 	call->row_bytes += header_bytes;
@@ -271,7 +271,7 @@ add_text_row(RowSink *sink, TupleTableSlot *slot, Size budget)
 							 slot->tts_values, slot->tts_isnull, budget,
 							 sink->text, sink->scratch, &size, &oversized))
 	{
-		mark_truncated(sink, "byte_limit", sink->caps.max_bytes);
+		mark_truncated(sink, NAT_TRUNCATION_BYTE_LIMIT, sink->caps.max_bytes);
 		if (sink->result->row_count == 0)
 			sink->result->oversized_column = oversized;
 		return;
@@ -281,7 +281,7 @@ add_text_row(RowSink *sink, TupleTableSlot *slot, Size budget)
 	{
 		sink->text->len = before;	/* the line is not answered */
 		sink->text->data[before] = '\0';
-		mark_truncated(sink, "memory_limit", memory_cap(sink));
+		mark_truncated(sink, NAT_TRUNCATION_MEMORY_LIMIT, memory_cap(sink));
 		return;
 	}
 	call->row_bytes += size;
@@ -308,7 +308,7 @@ add_row(RowSink *sink, TupleTableSlot *slot)
 
 	if (result->row_count >= sink->caps.max_rows)
 	{
-		mark_truncated(sink, "row_limit", sink->caps.max_rows);
+		mark_truncated(sink, NAT_TRUNCATION_ROW_LIMIT, sink->caps.max_rows);
 		return;
 	}
 
@@ -342,7 +342,7 @@ add_row(RowSink *sink, TupleTableSlot *slot)
 									  budget - rowsize + unkeyed,
 									  &sink->values[i], &size, &memory))
 		{
-			mark_truncated(sink, "byte_limit", sink->caps.max_bytes);
+			mark_truncated(sink, NAT_TRUNCATION_BYTE_LIMIT, sink->caps.max_bytes);
 			if (result->row_count == 0 && rowsize <= budget)
 				result->oversized_column = sink->cols[i].name;
 			MemoryContextSwitchTo(old);
@@ -354,13 +354,13 @@ add_row(RowSink *sink, TupleTableSlot *slot)
 	}
 	if (rowsize > budget)
 	{
-		mark_truncated(sink, "byte_limit", sink->caps.max_bytes);
+		mark_truncated(sink, NAT_TRUNCATION_BYTE_LIMIT, sink->caps.max_bytes);
 		MemoryContextSwitchTo(old);
 		return;
 	}
 	if (call->row_memory + rowmemory > memory_cap(sink))
 	{
-		mark_truncated(sink, "memory_limit", memory_cap(sink));
+		mark_truncated(sink, NAT_TRUNCATION_MEMORY_LIMIT, memory_cap(sink));
 		MemoryContextSwitchTo(old);
 		return;
 	}

@@ -291,7 +291,7 @@ place_of_value(struct ToolCall *call, const char *value, ValuePlace *place)
 	char	   *quoted = psprintf("'%s'", value);
 
 	if (call->args != NULL && JB_ROOT_IS_OBJECT(call->args))
-		params = getKeyJsonValueFromContainer(&call->args->root, "params", 6, NULL);
+		params = NAT_JSONB_MEMBER(&call->args->root, "params");
 	if (params != NULL && params->type == jbvBinary &&
 		JsonContainerIsArray(params->val.binary.data))
 	{

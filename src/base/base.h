@@ -188,6 +188,7 @@ typedef struct ColumnOutput
 
 extern JsonbValue *nat_jsonb_push(NatJsonb *state, JsonbIteratorToken tok, JsonbValue *v);
 extern void nat_push_key(NatJsonb *state, const char *key);
+extern void nat_push_key_len(NatJsonb *state, const char *key, int len);
 extern void nat_push_string(NatJsonb *state, const char *key, const char *value);
 extern void nat_push_bool(NatJsonb *state, const char *key, bool value);
 extern void nat_push_int(NatJsonb *state, const char *key, int64 value);
@@ -203,6 +204,28 @@ extern bool nat_datum_to_jsonb_value(ColumnOutput *col, Datum value,
 /* what palloc adds to each chunk, for memory estimates */
 #define NAT_CHUNK_OVERHEAD 16
 extern Size nat_json_string_size(const char *s, Size len);
+
+/* ---- in base/jsonb_keys.c: walking a jsonb object's members ---- */
+
+typedef struct NatJsonbKeys
+{
+	JsonbIterator *it;
+} NatJsonbKeys;
+
+extern void nat_jsonb_keys_begin(NatJsonbKeys *keys, JsonbContainer *object);
+extern bool nat_jsonb_next_key(NatJsonbKeys *keys, const char **key,
+							   int *keylen, JsonbValue *value);
+
+/*
+ * Is a key (not NUL-terminated) the string literal lit?  Its length is the
+ * literal's own, never counted by hand; "" lit refuses anything else.
+ */
+#define NAT_KEY_IS(key, keylen, lit) \
+	((keylen) == sizeof("" lit) - 1 && memcmp((key), lit, sizeof(lit) - 1) == 0)
+
+/* the member of a jsonb object named by the string literal lit, or NULL */
+#define NAT_JSONB_MEMBER(container, lit) \
+	getKeyJsonValueFromContainer((container), "" lit, sizeof(lit) - 1, NULL)
 
 /* ---- in base/plan_cache.c ---- */
 
@@ -299,6 +322,38 @@ extern bool nat_tool_enabled(const char *name);
 /* characters of a value quoted back in an error, at most */
 #define NAT_ECHO_CHARS			200
 
+/* ---- in base/call_names.c: what a call does, and why its rows stopped ---- */
+
+/* a call's operation: its answer's "operation", its audit line's */
+typedef enum NatOperation
+{
+	NAT_OP_NONE,				/* not known (no tool found): not reported */
+	NAT_OP_SELECT,
+	NAT_OP_INSERT,
+	NAT_OP_UPDATE,
+	NAT_OP_DELETE,
+	NAT_OP_EXECUTE,
+	NAT_OP_EXPLAIN,
+	NAT_OP_LIST,
+	NAT_OP_DESCRIBE,
+	NAT_OP_TRUNCATE,
+	NAT_OP_DROP
+} NatOperation;
+
+/* why a streamed query's rows were cut: its answer's "truncation.reason" */
+typedef enum NatTruncation
+{
+	NAT_TRUNCATION_NONE,
+	NAT_TRUNCATION_ROW_LIMIT,
+	NAT_TRUNCATION_BYTE_LIMIT,
+	NAT_TRUNCATION_MEMORY_LIMIT
+} NatTruncation;
+
+/* the names, by enum value; NULL for none */
+extern const char *const nat_operation_names[];
+extern const char *const nat_truncation_names[];
+extern NatOperation nat_operation_from_name(const char *name);
+
 /* ---- the call: what every layer passes on ---- */
 
 /* What one call has found so far; filled by the tool, read by response.c */
@@ -328,7 +383,7 @@ typedef struct ToolCall
 	int64		statement_own;	/* ... and its own count (SPI); -1: a query */
 
 	/* reported in the envelope */
-	const char *operation;
+	NatOperation operation;
 	char	   *table;			/* schema-qualified display name */
 	char	   *query;			/* generated SQL, with $n placeholders */
 	char	   *query_source;	/* the agent's own SQL text, if any */
@@ -359,8 +414,7 @@ typedef struct RowResult
 	int64		received;		/* rows the statement returned, answered or
 								 * not (past the caps, or only counted) */
 	bool		truncated;
-	const char *truncation_reason;	/* "row_limit", "byte_limit" or
-									 * "memory_limit" */
+	NatTruncation truncation_reason;
 	int64		truncation_limit;
 	const char *oversized_column;	/* alone past the byte cap, first row */
 } RowResult;

@@ -136,11 +136,20 @@ nat_jsonb_push(NatJsonb *state, JsonbIteratorToken tok, JsonbValue *v)
 void
 nat_push_key(NatJsonb *state, const char *key)
 {
+	nat_push_key_len(state, key, strlen(key));
+}
+
+/*
+ * WJB_KEY, of len bytes (a key nat_jsonb_next_key gave, not NUL-terminated)
+ */
+void
+nat_push_key_len(NatJsonb *state, const char *key, int len)
+{
 	JsonbValue	k;
 
 	k.type = jbvString;
 	k.val.string.val = (char *) key;
-	k.val.string.len = strlen(key);
+	k.val.string.len = len;
 	nat_jsonb_push(state, WJB_KEY, &k);
 }
 

@@ -336,18 +336,17 @@ normalize_constraint(StringInfo out, const char *key, JsonbValue *v,
 static void
 check_param_keys(JsonbContainer *spec, const char *param)
 {
-	JsonbIterator *it = JsonbIteratorInit(spec);
+	NatJsonbKeys keys;
+	const char *k;
+	int			klen;
 	JsonbValue	v;
-	JsonbIteratorToken tok;
 
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	nat_jsonb_keys_begin(&keys, spec);
+	while (nat_jsonb_next_key(&keys, &k, &klen, &v))
 	{
-		char	   *key;
+		char	   *key = pnstrdup(k, klen);
 		int			i;
 
-		if (tok != WJB_KEY)
-			continue;
-		key = pnstrdup(v.val.string.val, v.val.string.len);
 		for (i = 0; param_keys[i]; i++)
 			if (strcmp(key, param_keys[i]) == 0)
 				break;
@@ -566,7 +565,7 @@ tool_sql_error_callback(void *arg)
  * operation it reports, and whether the statement itself writes (*writes)
  * or calls a function that may (*calls_writer).
  */
-static const char *
+static NatOperation
 check_statement(const char *sql, Oid *types, int ntypes, bool *writes,
 				bool *calls_writer)
 {
@@ -630,15 +629,15 @@ check_statement(const char *sql, Oid *types, int ntypes, bool *writes,
 	switch (query->commandType)
 	{
 		case CMD_INSERT:
-			return "insert";
+			return NAT_OP_INSERT;
 		case CMD_UPDATE:
-			return "update";
+			return NAT_OP_UPDATE;
 		case CMD_DELETE:
-			return "delete";
+			return NAT_OP_DELETE;
 		case CMD_SELECT:
-			return c.locks_rows || query->hasModifyingCTE ? "execute" : "select";
+			return c.locks_rows || query->hasModifyingCTE ? NAT_OP_EXECUTE : NAT_OP_SELECT;
 		default:
-			return "execute";
+			return NAT_OP_EXECUTE;
 	}
 }
 
@@ -663,9 +662,10 @@ bool_option(const char *key, JsonbValue *v)
 static void
 parse_options(Jsonb *options, bool function, DefineOptions *opts)
 {
-	JsonbIterator *it;
+	NatJsonbKeys keys;
+	const char *k;
+	int			klen;
 	JsonbValue	v;
-	JsonbIteratorToken tok;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->read_only = opts->destructive = opts->idempotent = -1;
@@ -673,15 +673,11 @@ parse_options(Jsonb *options, bool function, DefineOptions *opts)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("tool options must be a JSON object")));
-	it = JsonbIteratorInit(&options->root);
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	nat_jsonb_keys_begin(&keys, &options->root);
+	while (nat_jsonb_next_key(&keys, &k, &klen, &v))
 	{
-		char	   *key;
+		char	   *key = pnstrdup(k, klen);
 
-		if (tok != WJB_KEY)
-			continue;
-		key = pnstrdup(v.val.string.val, v.val.string.len);
-		tok = JsonbIteratorNext(&it, &v, true);
 		if (strcmp(key, "read_only") == 0)
 			opts->read_only = bool_option(key, &v);
 		else if (strcmp(key, "destructive") == 0)
@@ -767,15 +763,19 @@ stored_options(const DefineOptions *opts)
  * The kind of a writing statement, for a message.
  */
 static const char *
-statement_kind(const char *operation)
+statement_kind(NatOperation operation)
 {
-	if (strcmp(operation, "insert") == 0)
-		return "an INSERT";
-	if (strcmp(operation, "update") == 0)
-		return "an UPDATE";
-	if (strcmp(operation, "delete") == 0)
-		return "a DELETE";
-	return "a MERGE, or a query that modifies data or locks rows";
+	switch (operation)
+	{
+		case NAT_OP_INSERT:
+			return "an INSERT";
+		case NAT_OP_UPDATE:
+			return "an UPDATE";
+		case NAT_OP_DELETE:
+			return "a DELETE";
+		default:
+			return "a MERGE, or a query that modifies data or locks rows";
+	}
 }
 
 /*
@@ -794,7 +794,7 @@ define_tool(const char *name, const char *description, const char *sql,
 	check_tool_name(name);
 	check_description("tool description", description);
 	row.parameters = normalize_params(parameters, &types, &ntypes);
-	row.operation = (char *) check_statement(sql, types, ntypes, &writes, &calls_writer);
+	row.operation = check_statement(sql, types, ntypes, &writes, &calls_writer);
 	if (opts->read_only == 1 && writes)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -866,18 +866,16 @@ append_function_param(StringInfo buf, const char *argname, Oid argtype,
 		extra = member(opts->parameters->val.binary.data, argname);
 	if (extra && is_object(extra))
 	{
-		JsonbIterator *it = JsonbIteratorInit(extra->val.binary.data);
+		NatJsonbKeys keys;
+		const char *k;
+		int			klen;
 		JsonbValue	v;
-		JsonbIteratorToken tok;
 
-		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		nat_jsonb_keys_begin(&keys, extra->val.binary.data);
+		while (nat_jsonb_next_key(&keys, &k, &klen, &v))
 		{
-			char	   *key;
+			char	   *key = pnstrdup(k, klen);
 
-			if (tok != WJB_KEY)
-				continue;
-			key = pnstrdup(v.val.string.val, v.val.string.len);
-			(void) JsonbIteratorNext(&it, &v, true);
 			if (strcmp(key, "name") == 0 || strcmp(key, "type") == 0 ||
 				strcmp(key, "required") == 0 || strcmp(key, "default") == 0)
 				ereport(ERROR,
@@ -903,21 +901,19 @@ static void
 check_parameters_option(const DefineOptions *opts, char **argnames,
 						char *argmodes, int nargs)
 {
-	JsonbIterator *it;
+	NatJsonbKeys keys;
+	const char *k;
+	int			klen;
 	JsonbValue	v;
-	JsonbIteratorToken tok;
 
 	if (opts->parameters == NULL)
 		return;
-	it = JsonbIteratorInit(opts->parameters->val.binary.data);
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	nat_jsonb_keys_begin(&keys, opts->parameters->val.binary.data);
+	while (nat_jsonb_next_key(&keys, &k, &klen, &v))
 	{
-		char	   *key;
+		char	   *key = pnstrdup(k, klen);
 		int			i;
 
-		if (tok != WJB_KEY)
-			continue;
-		key = pnstrdup(v.val.string.val, v.val.string.len);
 		for (i = 0; i < nargs; i++)
 			if (argnames && argnames[i] && strcmp(argnames[i], key) == 0 &&
 				(argmodes == NULL || (argmodes[i] != PROARGMODE_OUT &&

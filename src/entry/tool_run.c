@@ -339,26 +339,23 @@ detect_dialect(JsonbContainer *root)
 static RunDialect
 option_dialect(Jsonb *options)
 {
-	JsonbIterator *it;
+	NatJsonbKeys keys;
+	const char *k;
+	int			klen;
 	JsonbValue	v;
-	JsonbIteratorToken tok;
 	RunDialect	dialect = DIALECT_NONE;
 
 	if (!JB_ROOT_IS_OBJECT(options) || JB_ROOT_IS_SCALAR(options))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("ai_tool_run options must be a JSON object")));
-	it = JsonbIteratorInit(&options->root);
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	nat_jsonb_keys_begin(&keys, &options->root);
+	while (nat_jsonb_next_key(&keys, &k, &klen, &v))
 	{
-		char	   *key;
+		char	   *key = pnstrdup(k, klen);
 		char	   *name;
 		int			i;
 
-		if (tok != WJB_KEY)
-			continue;
-		key = pnstrdup(v.val.string.val, v.val.string.len);
-		(void) JsonbIteratorNext(&it, &v, true);
 		if (strcmp(key, "dialect") != 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -93,18 +93,18 @@ nat_continuation_begin(ToolCall *call)
 
 	/* signed by us: well-formed */
 	jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(payload)));
-	mode = getKeyJsonValueFromContainer(&jb->root, "m", 1, NULL);
+	mode = NAT_JSONB_MEMBER(&jb->root, "m");
 	cont->given = true;
 	cont->given_mode = mode->val.string.val[0];
 	if (cont->given_mode == NAT_CONT_OFFSET)
 	{
-		v = getKeyJsonValueFromContainer(&jb->root, "o", 1, NULL);
+		v = NAT_JSONB_MEMBER(&jb->root, "o");
 		cont->given_offset = DatumGetInt64(DirectFunctionCall1(numeric_int8,
 															   NumericGetDatum(v->val.numeric)));
 	}
 	else
 	{
-		JsonbValue *values = getKeyJsonValueFromContainer(&jb->root, "v", 1, NULL);
+		JsonbValue *values = NAT_JSONB_MEMBER(&jb->root, "v");
 		int			i;
 
 		cont->nvalues = JsonContainerSize(values->val.binary.data);

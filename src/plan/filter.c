@@ -387,16 +387,17 @@ deparse_column_condition(StringInfo buf, Oid relid, const char *colname,
 	/* an object is operators, unless a JSON column is compared to one */
 	if (is_object(value))
 	{
-		JsonbIterator *it = JsonbIteratorInit(value->val.binary.data);
+		NatJsonbKeys keys;
+		const char *key;
+		int			keylen;
 		JsonbValue	v;
-		JsonbIteratorToken tok;
 
 		operators = true;
 		if (basetype == JSONBOID || basetype == JSONOID)
 		{
-			while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
-				if (tok == WJB_KEY &&
-					!is_filter_operator(nat_clip_len(v.val.string.val, v.val.string.len)))
+			nat_jsonb_keys_begin(&keys, value->val.binary.data);
+			while (nat_jsonb_next_key(&keys, &key, &keylen, &v))
+				if (!is_filter_operator(nat_clip_len(key, keylen)))
 					operators = false;
 		}
 	}
@@ -413,23 +414,20 @@ deparse_column_condition(StringInfo buf, Oid relid, const char *colname,
 	}
 	else
 	{
-		JsonbIterator *it = JsonbIteratorInit(value->val.binary.data);
+		NatJsonbKeys keys;
+		const char *key;
+		int			keylen;
 		JsonbValue	v;
-		JsonbIteratorToken tok;
 		int			n = 0;
 
 		appendStringInfoChar(buf, '(');
-		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		nat_jsonb_keys_begin(&keys, value->val.binary.data);
+		while (nat_jsonb_next_key(&keys, &key, &keylen, &v))
 		{
-			char	   *op;
+			/* no operator is long: a clipped copy names it as well */
+			char	   *op = nat_clip_len(key, keylen);
 			int			len = pathbuf->len;
 
-			CHECK_FOR_INTERRUPTS();
-			if (tok != WJB_KEY)
-				continue;
-			/* no operator is long: a clipped copy names it as well */
-			op = nat_clip_len(v.val.string.val, v.val.string.len);
-			tok = JsonbIteratorNext(&it, &v, true);
 			if (n++ > 0)
 				appendStringInfoString(buf, " AND ");
 			appendStringInfo(pathbuf, ".%s", op);
@@ -494,28 +492,25 @@ static void
 deparse_object(StringInfo buf, Oid relid, JsonbContainer *obj,
 			   QueryParams *params, StringInfo path)
 {
-	JsonbIterator *it = JsonbIteratorInit(obj);
+	NatJsonbKeys keys;
+	const char *k;
+	int			klen;
 	JsonbValue	v;
-	JsonbIteratorToken tok;
 	int			n = 0;
 	int			len = path->len;
 
 	check_stack_depth();
 	appendStringInfoChar(buf, '(');
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	nat_jsonb_keys_begin(&keys, obj);
+	while (nat_jsonb_next_key(&keys, &k, &klen, &v))
 	{
-		char	   *key;
+		/* keys were checked (nat_validate_where): names are short */
+		char	   *key = pnstrdup(k, klen);
 		StringInfo	keypath = path;
 
-		CHECK_FOR_INTERRUPTS();
-		if (tok != WJB_KEY)
-			continue;
-		/* keys were checked (nat_validate_where): names are short */
-		key = pnstrdup(v.val.string.val, v.val.string.len);
 		path->len = len;
 		path->data[len] = '\0';
 		appendStringInfo(path, ".%s", key);
-		tok = JsonbIteratorNext(&it, &v, true);
 		if (n++ > 0)
 			appendStringInfoString(buf, " AND ");
 		if (strcmp(key, "and") == 0 || strcmp(key, "or") == 0)
@@ -663,33 +658,30 @@ validate_where_object(JsonbContainer *obj, const WherePath *wp, int depth,
 					  WhereBudget *budget)
 {
 	const char *root = budget->root;
-	JsonbIterator *it = JsonbIteratorInit(obj);
+	NatJsonbKeys keys;
+	const char *key;
+	int			keylen;
 	JsonbValue	v;
-	JsonbIteratorToken tok;
 	WherePath	member = {wp, NULL, 0, 0};
 
 	/* {} stands for true: a term of its own */
 	if (JsonContainerSize(obj) == 0)
 		count_terms(budget, 1, wp);
 
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	nat_jsonb_keys_begin(&keys, obj);
+	while (nat_jsonb_next_key(&keys, &key, &keylen, &v))
 	{
 		bool		and_or;
 		bool		not;
 
-		CHECK_FOR_INTERRUPTS();
-		if (tok != WJB_KEY)
-			continue;
-		member.key = v.val.string.val;
-		member.keylen = v.val.string.len;
-		and_or = (v.val.string.len == 3 && memcmp(v.val.string.val, "and", 3) == 0) ||
-			(v.val.string.len == 2 && memcmp(v.val.string.val, "or", 2) == 0);
-		not = v.val.string.len == 3 && memcmp(v.val.string.val, "not", 3) == 0;
+		member.key = key;
+		member.keylen = keylen;
+		and_or = NAT_KEY_IS(key, keylen, "and") || NAT_KEY_IS(key, keylen, "or");
+		not = NAT_KEY_IS(key, keylen, "not");
 		if (!and_or && !not)
-			nat_check_identifier(v.val.string.val, v.val.string.len,
-								 v.val.string.len > NAT_MAX_IDENTIFIER ?
+			nat_check_identifier(key, keylen,
+								 keylen > NAT_MAX_IDENTIFIER ?
 								 render_path(&member, root) : NULL);
-		tok = JsonbIteratorNext(&it, &v, true);
 		if ((and_or && is_array(&v)) || (not && is_object(&v)))
 		{
 			if (depth + 1 > NAT_MAX_WHERE_DEPTH)
@@ -733,14 +725,14 @@ validate_where_object(JsonbContainer *obj, const WherePath *wp, int depth,
 				int			others = JsonContainerSize(v.val.binary.data);
 				int			lists = 0;
 
-				list = getKeyJsonValueFromContainer(v.val.binary.data, "in", 2, NULL);
+				list = NAT_JSONB_MEMBER(v.val.binary.data, "in");
 				op.key = "in";
-				op.keylen = 2;
+				op.keylen = strlen(op.key);
 				if (list)
 					lists += validate_in_list(list, &op, budget);
-				list = getKeyJsonValueFromContainer(v.val.binary.data, "not_in", 6, NULL);
+				list = NAT_JSONB_MEMBER(v.val.binary.data, "not_in");
 				op.key = "not_in";
-				op.keylen = 6;
+				op.keylen = strlen(op.key);
 				if (list)
 					lists += validate_in_list(list, &op, budget);
 				others -= lists;

@@ -274,32 +274,31 @@ char *
 nat_token_binding(ToolCall *call, const char *const *ignore)
 {
 	NatJsonb	state = {0};
-	JsonbIterator *it;
+	NatJsonbKeys keys;
+	const char *key;
+	int			keylen;
 	JsonbValue	v;
-	JsonbIteratorToken tok;
-	JsonbValue *result = NULL;
-	bool		skip = false;
+	JsonbValue *result;
 	Jsonb	   *kept;
 
 	/* the arguments are an object: keys and values, nested ones whole */
-	it = JsonbIteratorInit(&call->args->root);
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	nat_jsonb_push(&state, WJB_BEGIN_OBJECT, NULL);
+	nat_jsonb_keys_begin(&keys, &call->args->root);
+	while (nat_jsonb_next_key(&keys, &key, &keylen, &v))
 	{
-		if (tok == WJB_KEY)
-		{
-			int			i;
+		bool		skip = false;
+		int			i;
 
-			skip = false;
-			for (i = 0; ignore[i]; i++)
-				if (v.val.string.len == strlen(ignore[i]) &&
-					strncmp(v.val.string.val, ignore[i], v.val.string.len) == 0)
-					skip = true;
-		}
-		if ((tok == WJB_KEY || tok == WJB_VALUE) && skip)
+		for (i = 0; ignore[i]; i++)
+			if (keylen == strlen(ignore[i]) &&
+				strncmp(key, ignore[i], keylen) == 0)
+				skip = true;
+		if (skip)
 			continue;
-		result = nat_jsonb_push(&state, tok,
-								tok == WJB_KEY || tok == WJB_VALUE ? &v : NULL);
+		nat_push_key_len(&state, key, keylen);
+		nat_jsonb_push(&state, WJB_VALUE, &v);
 	}
+	result = nat_jsonb_push(&state, WJB_END_OBJECT, NULL);
 	kept = JsonbValueToJsonb(result);
 	return psprintf("%s\n%u\n%s", call->tool->name, GetUserId(),
 					JsonbToCString(NULL, &kept->root, VARSIZE(kept)));

@@ -163,7 +163,7 @@ extern Query *nat_analyze_and_bind(ToolCall *call, RawStmt *rs,
 extern Oid	nat_begin_write(ToolCall *call);
 extern void nat_deparse_write_filter(StringInfo buf, ToolCall *call,
 									 ToolPlan *plan, Oid relid,
-									 const char *verb);
+									 NatOperation op);
 extern int64 nat_effective_max_affected(ToolCall *call);
 extern void nat_deparse_returning(StringInfo buf, ToolCall *call,
 								  ToolPlan *plan, Oid relid);

@@ -36,13 +36,14 @@ has_filter(JsonbValue *where)
 /*
  * Append " WHERE <filter>" for the where argument, or refuse to go on
  * without one unless confirm_all_rows is true (then add a data-loss
- * warning).  'verb' is "update" or "delete".
+ * warning).  op is NAT_OP_UPDATE or NAT_OP_DELETE.
  */
 void
 nat_deparse_write_filter(StringInfo buf, ToolCall *call, ToolPlan *plan,
-						 Oid relid, const char *verb)
+						 Oid relid, NatOperation op)
 {
 	JsonbValue *where = NAT_COMMON(call)->where;
+	const char *verb = nat_operation_names[op];
 
 	if (has_filter(where))
 	{
@@ -69,7 +70,7 @@ nat_deparse_write_filter(StringInfo buf, ToolCall *call, ToolPlan *plan,
 						 psprintf("Every row of %s %s %s (confirm_all_rows): this may be data loss.",
 								  call->table,
 								  call->dry_run || call->plan_only ? "would be" : "was",
-								  strcmp(verb, "update") == 0 ? "updated" : "deleted"));
+								  op == NAT_OP_UPDATE ? "updated" : "deleted"));
 }
 
 /*

@@ -404,9 +404,10 @@ decode_default(const ToolParam *param, char *targs)
 void *
 nat_decode_args(const ToolDef *tool, Jsonb *args)
 {
-	JsonbIterator *it;
+	NatJsonbKeys keys;
+	const char *k;
+	int			klen;
 	JsonbValue	v;
-	JsonbIteratorToken tok;
 	int			i;
 	const char **names = palloc(sizeof(char *) * Max(tool->nparams, 1));
 	bool	   *given = palloc0(sizeof(bool) * Max(tool->nparams, 1));
@@ -418,30 +419,23 @@ nat_decode_args(const ToolDef *tool, Jsonb *args)
 		decode_default(&tool->params[i], targs);
 	}
 
-	it = JsonbIteratorInit(&args->root);
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	nat_jsonb_keys_begin(&keys, &args->root);
+	while (nat_jsonb_next_key(&keys, &k, &klen, &v))
 	{
-		char	   *key;
-		const ToolParam *param = NULL;
-		char	   *path;
-
-		CHECK_FOR_INTERRUPTS();
-		if (tok != WJB_KEY)
-			continue;
 		/* an unknown key is quoted back clipped: it may be huge */
-		key = nat_clip_len(v.val.string.val, v.val.string.len);
-		path = psprintf("$.%s", key);
+		char	   *key = nat_clip_len(k, klen);
+		const ToolParam *param = NULL;
+		char	   *path = psprintf("$.%s", key);
+
 		for (i = 0; i < tool->nparams; i++)
 		{
-			if (strlen(tool->params[i].name) == v.val.string.len &&
-				memcmp(tool->params[i].name, v.val.string.val, v.val.string.len) == 0)
+			if (strlen(tool->params[i].name) == klen &&
+				memcmp(tool->params[i].name, k, klen) == 0)
 			{
 				param = &tool->params[i];
 				break;
 			}
 		}
-		tok = JsonbIteratorNext(&it, &v, true);
-		Assert(tok == WJB_VALUE);
 		if (param == NULL)
 		{
 			const char *close = nat_argument_meant(tool, key);
@@ -534,8 +528,8 @@ pairs_to_object(const ToolParam *param, JsonbValue *array, const char *path)
 		if (item->type == jbvBinary && JsonContainerIsObject(item->val.binary.data) &&
 			JsonContainerSize(item->val.binary.data) == 2)
 		{
-			column = getKeyJsonValueFromContainer(item->val.binary.data, "column", 6, NULL);
-			value = getKeyJsonValueFromContainer(item->val.binary.data, "value", 5, NULL);
+			column = NAT_JSONB_MEMBER(item->val.binary.data, "column");
+			value = NAT_JSONB_MEMBER(item->val.binary.data, "value");
 		}
 		if (column == NULL || value == NULL || column->type != jbvString)
 			nat_invalid_param(psprintf("%s[%d]", path, i),
@@ -630,12 +624,13 @@ Jsonb *
 nat_normalize_args(const ToolDef *tool, Jsonb *args)
 {
 	NatJsonb	state = {0};
-	JsonbIterator *it;
+	NatJsonbKeys keys;
+	const char *key;
+	int			keylen;
 	JsonbValue	v;
 	JsonbValue *result = NULL;
 	JsonbValue *pairs = NULL;
 	const ToolParam *pairs_param = NULL;
-	JsonbIteratorToken tok;
 	int			i;
 
 	if (!JB_ROOT_IS_OBJECT(args))
@@ -662,41 +657,33 @@ nat_normalize_args(const ToolDef *tool, Jsonb *args)
 	 * to validation) unknown keys, and oversized values before they are
 	 * walked.
 	 */
-	it = JsonbIteratorInit(&args->root);
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	nat_jsonb_keys_begin(&keys, &args->root);
+	while (nat_jsonb_next_key(&keys, &key, &keylen, &v))
 	{
 		const ToolParam *param = NULL;
-		char	   *name;
+		char	   *name = pnstrdup(key, keylen);
 
-		if (tok != WJB_KEY)
-			continue;
-		name = pnstrdup(v.val.string.val, v.val.string.len);
 		for (i = 0; i < tool->nparams; i++)
 			if (strcmp(tool->params[i].name, name) == 0)
 				param = &tool->params[i];
 		if (param == NULL)
 			return args;
-		tok = JsonbIteratorNext(&it, &v, true);
 		if (param != pairs_param)
 			check_param_size(param, &v, psprintf("$.%s", name));
 	}
 
-	it = JsonbIteratorInit(&args->root);
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	/* the same members, the pairs' value replaced by its object */
+	nat_jsonb_push(&state, WJB_BEGIN_OBJECT, NULL);
+	nat_jsonb_keys_begin(&keys, &args->root);
+	while (nat_jsonb_next_key(&keys, &key, &keylen, &v))
 	{
-		bool		is_pairs = tok == WJB_KEY &&
-			strlen(pairs_param->name) == v.val.string.len &&
-			memcmp(pairs_param->name, v.val.string.val, v.val.string.len) == 0;
+		bool		is_pairs = strlen(pairs_param->name) == keylen &&
+			memcmp(pairs_param->name, key, keylen) == 0;
 
-		if (tok == WJB_KEY)
-		{
-			result = nat_jsonb_push(&state, tok, &v);
-			tok = JsonbIteratorNext(&it, &v, true);
-			result = nat_jsonb_push(&state, tok, is_pairs ? pairs : &v);
-			continue;
-		}
-		result = nat_jsonb_push(&state, tok, tok < WJB_BEGIN_ARRAY ? &v : NULL);
+		nat_push_key_len(&state, key, keylen);
+		nat_jsonb_push(&state, WJB_VALUE, is_pairs ? pairs : &v);
 	}
+	result = nat_jsonb_push(&state, WJB_END_OBJECT, NULL);
 	return JsonbValueToJsonb(result);
 }
 

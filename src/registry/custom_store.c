@@ -131,7 +131,7 @@ row_from_tuple(HeapTuple tuple, TupleDesc tupdesc)
 	row->parameters = DatumGetJsonbPCopy(values[Anum_def_parameters - 1]);
 	row->options = DatumGetJsonbPCopy(values[Anum_def_options - 1]);
 	row->read_only = DatumGetBool(values[Anum_def_read_only - 1]);
-	row->operation = TextDatumGetCString(values[Anum_def_operation - 1]);
+	row->operation = nat_operation_from_name(TextDatumGetCString(values[Anum_def_operation - 1]));
 	return row;
 }
 
@@ -228,7 +228,7 @@ nat_custom_tool_store(const CustomToolRow *row)
 	values[Anum_def_parameters - 1] = JsonbPGetDatum(row->parameters);
 	values[Anum_def_options - 1] = JsonbPGetDatum(row->options);
 	values[Anum_def_read_only - 1] = BoolGetDatum(row->read_only);
-	values[Anum_def_operation - 1] = CStringGetTextDatum(row->operation);
+	values[Anum_def_operation - 1] = CStringGetTextDatum(nat_operation_names[row->operation]);
 	(void) run_as_owner("INSERT INTO %s AS d VALUES ($1, $2, $3, $4, $5, $6, $7) "
 						"ON CONFLICT (name) DO UPDATE SET "
 						"description = EXCLUDED.description, sql = EXCLUDED.sql, "

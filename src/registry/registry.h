@@ -192,7 +192,7 @@ typedef struct ToolDef
 	const char *name;
 	const char *title;
 	const char *description;
-	const char *operation;		/* reported in answers, unless the tool says */
+	NatOperation operation;		/* reported in answers, unless the tool says */
 	const ToolParam *params;
 	int			nparams;
 	Size		args_size;		/* sizeof its argument struct */
@@ -239,7 +239,7 @@ typedef struct CustomToolRow
 	Jsonb	   *parameters;		/* [{name, type, json_types, ...}, ...] */
 	Jsonb	   *options;		/* {title, max_rows, timeout_ms, ...} */
 	bool		read_only;
-	char	   *operation;		/* select, insert, update, delete, execute */
+	NatOperation operation;		/* select, insert, update, delete, execute */
 } CustomToolRow;
 
 extern List *nat_custom_tool_rows(const char *name);

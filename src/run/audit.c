@@ -192,7 +192,7 @@ nat_audit_call(ToolCall *call, const char *outcome)
 	append_csv(&line, database ? database : "?");
 	append_csv(&line, call->tool_name);
 	append_csv(&line, call->table);
-	append_csv(&line, call->operation);
+	append_csv(&line, nat_operation_names[call->operation]);
 	append_csv(&line, outcome);
 	append_csv(&line, call->affected_rows >= 0 ?
 			   psprintf(INT64_FORMAT, call->affected_rows) : NULL);

@@ -67,8 +67,8 @@ needs_confirmation(ToolCall *call, int64 affected)
 
 	if ((strcmp(tool, "update_data") == 0 || strcmp(tool, "delete_data") == 0) &&
 		(NAT_COMMON(call)->where == NULL ||
-		 strcmp(call->operation, "truncate") == 0 ||
-		 strcmp(call->operation, "drop") == 0))
+		 call->operation == NAT_OP_TRUNCATE ||
+		 call->operation == NAT_OP_DROP))
 		return true;
 
 	/*
@@ -179,16 +179,16 @@ check_token(ToolCall *call, const char *token, int64 affected)
 	if (payload == NULL)
 		return "it was not made for this call (the same tool, arguments and role)";
 	jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(payload)));
-	v = getKeyJsonValueFromContainer(&jb->root, "e", 1, NULL);
+	v = NAT_JSONB_MEMBER(&jb->root, "e");
 	expires = DatumGetInt64(DirectFunctionCall1(numeric_int8, NumericGetDatum(v->val.numeric)));
-	v = getKeyJsonValueFromContainer(&jb->root, "a", 1, NULL);
+	v = NAT_JSONB_MEMBER(&jb->root, "a");
 	confirmed = DatumGetInt64(DirectFunctionCall1(numeric_int8, NumericGetDatum(v->val.numeric)));
 	if (GetCurrentTimestamp() > expires)
 		return "it has expired";
 	if (confirmed != affected)
 		return psprintf("it confirmed " INT64_FORMAT " rows, and the call now affects " INT64_FORMAT,
 						confirmed, affected);
-	v = getKeyJsonValueFromContainer(&jb->root, "n", 1, NULL);
+	v = NAT_JSONB_MEMBER(&jb->root, "n");
 	if (!consume_nonce(pnstrdup(v->val.string.val, v->val.string.len), expires))
 		return "it was already used";
 	return NULL;
@@ -200,16 +200,17 @@ check_token(ToolCall *call, const char *token, int64 affected)
 static char *
 effect_text(ToolCall *call, int64 affected)
 {
-	const char *op = call->operation;
+	NatOperation op = call->operation;
 
-	if (strcmp(op, "drop") == 0)
+	if (op == NAT_OP_DROP)
 		return psprintf("drop would remove %s (" INT64_FORMAT " rows)", call->table, affected);
-	if (strcmp(op, "truncate") == 0)
+	if (op == NAT_OP_TRUNCATE)
 		return psprintf("truncate would remove every row of %s (" INT64_FORMAT " rows)",
 						call->table, affected);
-	if (strcmp(op, "delete") == 0 || strcmp(op, "update") == 0)
-		return psprintf("%s would %s every row of %s (" INT64_FORMAT " rows)", op,
-						strcmp(op, "delete") == 0 ? "remove" : "change", call->table, affected);
+	if (op == NAT_OP_DELETE || op == NAT_OP_UPDATE)
+		return psprintf("%s would %s every row of %s (" INT64_FORMAT " rows)",
+						nat_operation_names[op],
+						op == NAT_OP_DELETE ? "remove" : "change", call->table, affected);
 	return psprintf("the statement would change " INT64_FORMAT " rows, more than neon_ai_tools.confirmation_min_rows (%d)",
 					affected, nat_confirmation_min_rows);
 }
@@ -244,8 +245,8 @@ nat_confirmation_check(ToolCall *call, int64 affected)
 	err->affected = affected;
 	err->suggestion = psprintf("Show the user what this call would do (affectedRows, affected_resources) and ask them to confirm; only if they do, repeat the same call with \"confirmation_token\" set to this answer's confirmation_token, within %d seconds. It works once.",
 							   nat_confirmation_timeout_ms / 1000);
-	err->suggested_actions = list_make1(pstrdup(strcmp(call->operation, "drop") == 0 ||
-												strcmp(call->operation, "truncate") == 0 ?
+	err->suggested_actions = list_make1(pstrdup(call->operation == NAT_OP_DROP ||
+												call->operation == NAT_OP_TRUNCATE ?
 												"To remove only some rows, use mode \"delete\" with a where filter." :
 												"If not every row should change, narrow the call with a filter."));
 	if (call->table)

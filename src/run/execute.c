@@ -544,7 +544,8 @@ throw_limit_exceeded(ToolCall *call, int64 affected, int64 max_affected)
 {
 	ToolError  *err = nat_error(NAT_ERR_LIMIT_EXCEEDED,
 								"this %s would change " INT64_FORMAT " rows, more than the limit of " INT64_FORMAT "; nothing was changed",
-								strcmp(call->operation, "execute") == 0 ? "statement" : call->operation,
+								call->operation == NAT_OP_EXECUTE ? "statement" :
+								nat_operation_names[call->operation],
 								affected, max_affected);
 
 	err->suggestion = psprintf("Narrow the where filter so that at most " INT64_FORMAT " rows match, or raise max_affected if the server's limit allows.",

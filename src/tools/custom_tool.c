@@ -60,7 +60,7 @@ nat_plan_custom_tool(ToolCall *call, const void *targs, ToolPlan *plan)
 	call->query = (char *) tool->sql;
 	plan->sql = tool->sql;
 	/* a query (also a function's call); else INSERT, UPDATE, DELETE, MERGE */
-	if (strcmp(def->operation, "select") == 0)
+	if (def->operation == NAT_OP_SELECT)
 		plan->run = PLAN_ROWS;
 	else
 	{

@@ -115,7 +115,7 @@ const ToolDef nat_tool_delete_data = {
 	"Runs with your database role's privileges and row-level security. "
 	"The answer has affectedRows and data (the deleted rows, as returning asks). "
 	"Example: {\"table\": \"orders\", \"where\": {\"status\": \"cancelled\", \"created_at\": {\"lt\": \"2024-01-01\"}}, \"returning\": [\"id\"], \"max_affected\": 100}",
-	.operation = "delete",
+	.operation = NAT_OP_DELETE,
 	NAT_TOOL_PARAMS(delete_params, DeleteArgs),
 	NAT_TOOL_WRITES(true, true),
 	.plan = delete_data,
@@ -655,7 +655,7 @@ delete_rows(ToolCall *call, ToolPlan *plan)
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "DELETE FROM ");
 	appendStringInfoString(&sql, call->table);
-	nat_deparse_write_filter(&sql, call, plan, relid, "delete");
+	nat_deparse_write_filter(&sql, call, plan, relid, NAT_OP_DELETE);
 	nat_deparse_returning(&sql, call, plan, relid);
 
 	plan->run = PLAN_WRITE;
@@ -675,7 +675,7 @@ truncate_table(ToolCall *call, ToolPlan *plan)
 	List	   *rels;
 	Blockers	blockers = {NIL, NIL};
 
-	call->operation = "truncate";
+	call->operation = NAT_OP_TRUNCATE;
 	refuse_delete_only_args(call, "truncate");
 	relid = plan->relid = nat_begin_write(call);
 	relkind = get_rel_relkind(relid);
@@ -742,7 +742,7 @@ drop_relation(ToolCall *call, ToolPlan *plan)
 	List	   *rels;
 	Blockers	blockers = {NIL, NIL};
 
-	call->operation = "drop";
+	call->operation = NAT_OP_DROP;
 	refuse_delete_only_args(call, "drop");
 	relid = plan->relid = nat_begin_write(call);
 	relkind = get_rel_relkind(relid);

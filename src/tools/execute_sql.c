@@ -79,7 +79,7 @@ const ToolDef nat_tool_execute_sql = {
 	"Transaction control, SET/RESET/SET ROLE, COPY, LISTEN, PREPARE and statements that cannot run inside a transaction are refused; each call is atomic. "
 	"With read_only: true only queries run, enforced by the engine. Rows are capped (limit) and the answer says when they were truncated; data-modifying statements report affectedRows and may change at most max_affected rows. "
 	"Example: {\"sql\": \"SELECT c.name, count(*) AS orders FROM customers c JOIN orders o ON o.customer_id = c.id WHERE o.status = $1 GROUP BY c.name ORDER BY orders DESC\", \"params\": [\"paid\"], \"read_only\": true, \"limit\": 10}",
-	.operation = "execute",
+	.operation = NAT_OP_EXECUTE,
 	NAT_TOOL_PARAMS(execute_params, ExecuteArgs),
 	.read_only = false,
 	.writes = false,			/* stays available, read-only, in read-only

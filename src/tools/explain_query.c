@@ -54,7 +54,7 @@ const ToolDef nat_tool_explain_query = {
 	"Without analyze nothing is executed; with analyze the statement runs read-only, so only queries can be analyzed. "
 	"The answer's data is the plan; a plan past the byte limit is left out (truncated). "
 	"Example: {\"sql\": \"SELECT * FROM orders WHERE customer_id = $1 ORDER BY created_at DESC LIMIT 10\", \"params\": [42], \"analyze\": true}",
-	.operation = "explain",
+	.operation = NAT_OP_EXPLAIN,
 	NAT_TOOL_PARAMS(explain_params, ExplainArgs),
 	NAT_TOOL_READS,
 	.plan = explain_query,

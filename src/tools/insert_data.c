@@ -113,7 +113,7 @@ const ToolDef nat_tool_insert_data = {
 	"Values are bound parameters converted to the column types; missing columns take their defaults. "
 	"The answer has affectedRows and the inserted rows in data (with generated ids and defaults, or the columns chosen by returning). "
 	"Example: {\"table\": \"customers\", \"rows\": [{\"name\": \"Ada\", \"email\": \"ada@example.com\"}], \"on_conflict\": \"skip\", \"conflict_columns\": [\"email\"]}",
-	.operation = "insert",
+	.operation = NAT_OP_INSERT,
 	NAT_TOOL_PARAMS(insert_params, InsertArgs),
 	NAT_TOOL_WRITES(false, false),
 	.plan = insert_data,
@@ -207,10 +207,9 @@ row_index(JsonbValue *rows, int i)
  * Is the JSON string key the key of column col?
  */
 static bool
-is_key(InsertColumn *col, JsonbValue *key)
+is_key(InsertColumn *col, const char *key, int keylen)
 {
-	return col->keylen == key->val.string.len &&
-		memcmp(col->key, key->val.string.val, key->val.string.len) == 0;
+	return col->keylen == keylen && memcmp(col->key, key, keylen) == 0;
 }
 
 /*
@@ -225,12 +224,14 @@ insert_columns(Oid relid, JsonbValue *rows, List *containers)
 
 	foreach(lc, containers)
 	{
-		JsonbIterator *it = JsonbIteratorInit((JsonbContainer *) lfirst(lc));
+		NatJsonbKeys keys;
+		const char *name;
+		int			namelen;
 		JsonbValue	v;
-		JsonbIteratorToken tok;
 		int			k = 0;
 
-		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		nat_jsonb_keys_begin(&keys, (JsonbContainer *) lfirst(lc));
+		while (nat_jsonb_next_key(&keys, &name, &namelen, &v))
 		{
 			char	   *key;
 			ListCell   *lc2;
@@ -238,20 +239,17 @@ insert_columns(Oid relid, JsonbValue *rows, List *containers)
 			InsertColumn *col;
 			Oid			collid;
 
-			CHECK_FOR_INTERRUPTS();
-			if (tok != WJB_KEY)
-				continue;
-			if (v.val.string.len > NAT_MAX_IDENTIFIER)
-				nat_check_identifier(v.val.string.val, v.val.string.len,
+			if (namelen > NAT_MAX_IDENTIFIER)
+				nat_check_identifier(name, namelen,
 									 psprintf("%s.%s", row_path(rows, foreach_current_index(lc)),
-											  nat_clip_len(v.val.string.val, v.val.string.len)));
+											  nat_clip_len(name, namelen)));
 
 			/*
 			 * Rows with the same keys have them in the same order (jsonb's):
 			 * try the column in this key's place first.
 			 */
 			if (k < list_length(columns) &&
-				is_key(list_nth(columns, k), &v))
+				is_key(list_nth(columns, k), name, namelen))
 			{
 				k++;
 				continue;
@@ -259,7 +257,7 @@ insert_columns(Oid relid, JsonbValue *rows, List *containers)
 			k++;
 			foreach(lc2, columns)
 			{
-				if (is_key(lfirst(lc2), &v))
+				if (is_key(lfirst(lc2), name, namelen))
 				{
 					seen = true;
 					break;
@@ -267,10 +265,10 @@ insert_columns(Oid relid, JsonbValue *rows, List *containers)
 			}
 			if (seen)
 				continue;
-			key = pnstrdup(v.val.string.val, v.val.string.len);
+			key = pnstrdup(name, namelen);
 			col = palloc(sizeof(InsertColumn));
 			col->key = key;
-			col->keylen = v.val.string.len;
+			col->keylen = namelen;
 			col->attnum = nat_resolve_column(relid, key,
 											 psprintf("%s.%s", row_path(rows, foreach_current_index(lc)), key));
 			get_atttypetypmodcoll(relid, col->attnum, &col->typid, &col->typmod, &collid);

@@ -105,7 +105,7 @@ const ToolDef nat_tool_list_tables = {
 	"Only objects you have a privilege on are listed; partitions are left out (use their partitioned parent), so are Citus's shards (use their table), and so are the objects of installed extensions unless include_extension_objects is true. "
 	"Filter with schema and with pattern, a case-insensitive LIKE pattern on the name. "
 	"Example: {\"schema\": \"public\", \"pattern\": \"%order%\", \"limit\": 50}",
-	.operation = "list",
+	.operation = NAT_OP_LIST,
 	NAT_TOOL_PARAMS(list_tables_params, ListTablesArgs),
 	NAT_TOOL_READS,
 	.plan = list_tables,

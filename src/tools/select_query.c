@@ -78,7 +78,7 @@ const ToolDef nat_tool_select_query = {
 	"Runs read-only with your database role's privileges; values in the filter are bound parameters. "
 	"The answer has data (rows), columns (names and types), rowCount, and truncated/warning when more rows matched than were returned. "
 	"Example: {\"table\": \"orders\", \"columns\": [\"id\", \"total\"], \"where\": {\"status\": \"open\", \"total\": {\"gt\": 100}}, \"order_by\": \"total desc\", \"limit\": 20}",
-	.operation = "select",
+	.operation = NAT_OP_SELECT,
 	NAT_TOOL_PARAMS(select_params, SelectArgs),
 	NAT_TOOL_READS,
 	.plan = select_query,
@@ -185,9 +185,9 @@ parse_order_by(JsonbValue *order_by, Oid relid)
 			parse_sort_string(&keys, relid, nat_json_value_text(item), path);
 		else
 		{
-			JsonbValue *column = getKeyJsonValueFromContainer(item->val.binary.data, "column", 6, NULL);
-			JsonbValue *direction = getKeyJsonValueFromContainer(item->val.binary.data, "direction", 9, NULL);
-			JsonbValue *nulls = getKeyJsonValueFromContainer(item->val.binary.data, "nulls", 5, NULL);
+			JsonbValue *column = NAT_JSONB_MEMBER(item->val.binary.data, "column");
+			JsonbValue *direction = NAT_JSONB_MEMBER(item->val.binary.data, "direction");
+			JsonbValue *nulls = NAT_JSONB_MEMBER(item->val.binary.data, "nulls");
 
 			add_sort_key(&keys, relid, nat_json_value_text(column),
 						 direction && direction->type == jbvString ?

@@ -67,9 +67,10 @@ nat_validate_order_by(JsonbValue *value, const char *path)
 	{
 		JsonbValue *item = getIthJsonbValueFromContainer(value->val.binary.data, i);
 		char	   *itempath = psprintf("%s[%d]", path, i);
-		JsonbIterator *it;
+		NatJsonbKeys members;
+		const char *k;
+		int			klen;
 		JsonbValue	v;
-		JsonbIteratorToken tok;
 		bool		has_column = false;
 
 		CHECK_FOR_INTERRUPTS();
@@ -87,18 +88,13 @@ nat_validate_order_by(JsonbValue *value, const char *path)
 		if (item->type != jbvBinary || !JsonContainerIsObject(item->val.binary.data))
 			nat_invalid_param(itempath, "Use {\"column\": \"created_at\", \"direction\": \"desc\"}.",
 							  "each order_by item must be an object or a string");
-		it = JsonbIteratorInit(item->val.binary.data);
-		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		nat_jsonb_keys_begin(&members, item->val.binary.data);
+		while (nat_jsonb_next_key(&members, &k, &klen, &v))
 		{
-			char	   *key;
-			char	   *keypath;
+			char	   *key = nat_clip_len(k, klen);
+			char	   *keypath = psprintf("%s.%s", itempath, key);
 			const char *const *allowed = NULL;
 
-			if (tok != WJB_KEY)
-				continue;
-			key = nat_clip_len(v.val.string.val, v.val.string.len);
-			keypath = psprintf("%s.%s", itempath, key);
-			tok = JsonbIteratorNext(&it, &v, true);
 			if (strcmp(key, "column") == 0)
 			{
 				if (v.type != jbvString)

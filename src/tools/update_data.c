@@ -68,7 +68,7 @@ const ToolDef nat_tool_update_data = {
 	"Use dry_run: true to preview: it reports affectedRows and the changed rows, then rolls back. "
 	"The answer has affectedRows and the changed rows in data (columns chosen by returning). "
 	"Example: {\"table\": \"orders\", \"set\": {\"status\": \"shipped\"}, \"where\": {\"id\": {\"in\": [7, 9]}}, \"returning\": [\"id\", \"status\"]}",
-	.operation = "update",
+	.operation = NAT_OP_UPDATE,
 	NAT_TOOL_PARAMS(update_params, UpdateArgs),
 	NAT_TOOL_WRITES(true, true),
 	.plan = update_data,
@@ -80,23 +80,19 @@ const ToolDef nat_tool_update_data = {
 static void
 validate_set(JsonbValue *value, const char *path)
 {
-	JsonbIterator *it;
+	NatJsonbKeys keys;
+	const char *key;
+	int			keylen;
 	JsonbValue	v;
-	JsonbIteratorToken tok;
 
 	if (JsonContainerSize(value->val.binary.data) == 0)
 		nat_invalid_param(path, "Name at least one column and its new value, e.g. {\"status\": \"shipped\"}.",
 						  "argument \"set\" is empty");
 	/* column names: refused when too long, before anything copies them */
-	it = JsonbIteratorInit(value->val.binary.data);
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
-	{
-		CHECK_FOR_INTERRUPTS();
-		if (tok == WJB_KEY)
-			nat_check_identifier(v.val.string.val, v.val.string.len,
-								 psprintf("%s.%s", path,
-										  nat_clip_len(v.val.string.val, v.val.string.len)));
-	}
+	nat_jsonb_keys_begin(&keys, value->val.binary.data);
+	while (nat_jsonb_next_key(&keys, &key, &keylen, &v))
+		nat_check_identifier(key, keylen,
+							 psprintf("%s.%s", path, nat_clip_len(key, keylen)));
 }
 
 /*
@@ -106,28 +102,23 @@ validate_set(JsonbValue *value, const char *path)
 static void
 deparse_set_list(StringInfo buf, JsonbValue *set, Oid relid, ToolPlan *plan)
 {
-	JsonbIterator *it = JsonbIteratorInit(set->val.binary.data);
+	NatJsonbKeys keys;
+	const char *key;
+	int			keylen;
 	JsonbValue	v;
-	JsonbIteratorToken tok;
 	int			n = 0;
 
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	nat_jsonb_keys_begin(&keys, set->val.binary.data);
+	while (nat_jsonb_next_key(&keys, &key, &keylen, &v))
 	{
-		char	   *name;
-		char	   *path;
+		char	   *name = pnstrdup(key, keylen);
+		char	   *path = psprintf("$.set.%s", name);
 		AttrNumber	attnum;
 		Oid			typid;
 		int32		typmod;
 		Oid			collid;
 		bool		isnull;
 		Datum		value;
-
-		CHECK_FOR_INTERRUPTS();
-		if (tok != WJB_KEY)
-			continue;
-		name = pnstrdup(v.val.string.val, v.val.string.len);
-		path = psprintf("$.set.%s", name);
-		tok = JsonbIteratorNext(&it, &v, true);
 
 		attnum = nat_resolve_column(relid, name, path);
 		get_atttypetypmodcoll(relid, attnum, &typid, &typmod, &collid);
@@ -159,7 +150,7 @@ update_data(ToolCall *call, const void *targs, ToolPlan *plan)
 	appendStringInfoString(&sql, call->table);
 	appendStringInfoString(&sql, " SET ");
 	deparse_set_list(&sql, args->set, relid, plan);
-	nat_deparse_write_filter(&sql, call, plan, relid, "update");
+	nat_deparse_write_filter(&sql, call, plan, relid, NAT_OP_UPDATE);
 	nat_deparse_returning(&sql, call, plan, relid);
 
 	plan->run = PLAN_WRITE;
