@@ -75,7 +75,7 @@ const ToolDef nat_tool_describe_table = {
 	"On Citus, a distributed, reference or Citus local table also has citus: its table_type, distribution_column and colocation_id; a shard's name is answered with its table. "
 	"Example: {\"table\": \"public.orders\"}",
 	.operation = NAT_OP_DESCRIBE,
-	NAT_TOOL_PARAMS(describe_table_params, CommonArgs),	/* table, timeout_ms */
+	NAT_TOOL_PARAMS(describe_table_params, CommonArgs), /* table, timeout_ms */
 	NAT_TOOL_READS,
 	.plan = describe_table,
 };

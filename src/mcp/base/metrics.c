@@ -118,6 +118,9 @@ typedef struct Out
 
 static int	label_index(LabelSet *set, const char *name, bool may_add);
 static void out_printf(Out *out, const char *fmt,...) MCP_PRINTF(2, 3);
+static void out_counter(Out *out, const char *name, const char *help,
+						uint64_t value);
+static void out_gauge(Out *out, const char *name, const char *help, int value);
 static void out_family(Out *out, const char *name, const char *type,
 					   const char *help);
 static void out_label(Out *out, const char *value);
@@ -214,33 +217,19 @@ mcp_metrics_pool_wait(double ms, bool timed_out)
 		ADD(pool_timeouts, 1);
 }
 
-void
-mcp_metrics_session(McpSessionEvent event)
-{
-	if (enabled)
-		ADD(sessions[event], 1);
+/* the counters of one event by its kind: a function each (metrics.h) */
+#define EVENT_COUNTER(function, kind_type, counters) \
+void \
+function(kind_type kind) \
+{ \
+	if (enabled) \
+		ADD(counters[kind], 1); \
 }
 
-void
-mcp_metrics_auth_failure(McpAuthFailure reason)
-{
-	if (enabled)
-		ADD(auth_failures[reason], 1);
-}
-
-void
-mcp_metrics_cancel(McpCancelVia via)
-{
-	if (enabled)
-		ADD(cancels[via], 1);
-}
-
-void
-mcp_metrics_refusal(McpRefusal reason)
-{
-	if (enabled)
-		ADD(refusals[reason], 1);
-}
+EVENT_COUNTER(mcp_metrics_session, McpSessionEvent, sessions)
+EVENT_COUNTER(mcp_metrics_auth_failure, McpAuthFailure, auth_failures)
+EVENT_COUNTER(mcp_metrics_cancel, McpCancelVia, cancels)
+EVENT_COUNTER(mcp_metrics_refusal, McpRefusal, refusals)
 
 /*
  * name's index in set: found, or added if may_add and there is room, else
@@ -299,10 +288,8 @@ mcp_metrics_render(void)
 		if (GET(http_responses[i]) > 0)
 			out_printf(&out, "neon_ai_tools_mcp_http_responses_total{code=\"%d\"} %llu\n",
 					   i, (unsigned long long) GET(http_responses[i]));
-	out_family(&out, "neon_ai_tools_mcp_http_response_bytes_total", "counter",
-			   "Bytes of HTTP response bodies.");
-	out_printf(&out, "neon_ai_tools_mcp_http_response_bytes_total %llu\n",
-			   (unsigned long long) GET(http_response_bytes));
+	out_counter(&out, "neon_ai_tools_mcp_http_response_bytes_total",
+				"Bytes of HTTP response bodies.", GET(http_response_bytes));
 	out_family(&out, "neon_ai_tools_mcp_jsonrpc_messages_total", "counter",
 			   "JSON-RPC requests and notifications handled, by method.");
 	for (i = 0; i < (int) N_METHODS; i++)
@@ -314,20 +301,16 @@ mcp_metrics_render(void)
 	size = in_use = idle = waiting = 0;
 	if (pool_stats_fn != NULL)
 		pool_stats_fn(&size, &in_use, &idle, &waiting);
-	out_family(&out, "neon_ai_tools_mcp_pool_size", "gauge",
-			   "Database connections the pool may hold (--pool-size).");
-	out_printf(&out, "neon_ai_tools_mcp_pool_size %d\n", size);
+	out_gauge(&out, "neon_ai_tools_mcp_pool_size",
+			  "Database connections the pool may hold (--pool-size).", size);
 	out_family(&out, "neon_ai_tools_mcp_pool_connections", "gauge",
 			   "Open database connections of the pool, in use or idle.");
 	out_printf(&out, "neon_ai_tools_mcp_pool_connections{state=\"in_use\"} %d\n", in_use);
 	out_printf(&out, "neon_ai_tools_mcp_pool_connections{state=\"idle\"} %d\n", idle);
-	out_family(&out, "neon_ai_tools_mcp_pool_waiting", "gauge",
-			   "Requests waiting for a database connection now.");
-	out_printf(&out, "neon_ai_tools_mcp_pool_waiting %d\n", waiting);
-	out_family(&out, "neon_ai_tools_mcp_pool_acquires_total", "counter",
-			   "Database connections taken from the pool.");
-	out_printf(&out, "neon_ai_tools_mcp_pool_acquires_total %llu\n",
-			   (unsigned long long) GET(pool_waits));
+	out_gauge(&out, "neon_ai_tools_mcp_pool_waiting",
+			  "Requests waiting for a database connection now.", waiting);
+	out_counter(&out, "neon_ai_tools_mcp_pool_acquires_total",
+				"Database connections taken from the pool.", GET(pool_waits));
 	out_family(&out, "neon_ai_tools_mcp_pool_wait_seconds_total", "counter",
 			   "Time spent waiting for a database connection.");
 	out_printf(&out, "neon_ai_tools_mcp_pool_wait_seconds_total %.6f\n",
@@ -412,42 +395,70 @@ render_tools(Out *out)
 	}
 }
 
+/* a counter family with one label: a line for each value of the label */
+static void
+render_labelled(Out *out, const char *name, const char *help,
+				const char *label, const char *const *values,
+				const uint64_t *counters, int n)
+{
+	int			i;
+
+	out_family(out, name, "counter", help);
+	for (i = 0; i < n; i++)
+		out_printf(out, "%s{%s=\"%s\"} %llu\n", name, label, values[i],
+				   (unsigned long long) GET(counters[i]));
+}
+
 /* sessions, authentication failures, cancels, refusals */
 static void
 render_others(Out *out)
 {
-	int			i;
+	static const struct
+	{
+		const char *name;
+		const char *help;
+		const char *label;
+		const char *const *values;
+		const uint64_t *counters;
+		int			n;
+	}			families[] = {
+		{"neon_ai_tools_mcp_sessions_total", "MCP sessions created and ended, by event.",
+		"event", session_names, sessions, MCP_SESSION_EVENT_COUNT},
+		{"neon_ai_tools_mcp_auth_failures_total", "Requests refused their bearer token or its role, by reason.",
+		"reason", auth_names, auth_failures, MCP_AUTHFAIL_COUNT},
+		{"neon_ai_tools_mcp_cancels_total", "Statements in flight cancelled, by how.",
+		"via", cancel_names, cancels, MCP_CANCEL_COUNT},
+		{"neon_ai_tools_mcp_refusals_total", "Requests and batch members refused for a limit, by reason.",
+		"reason", refusal_names, refusals, MCP_REFUSAL_COUNT},
+	};
 
-	out_family(out, "neon_ai_tools_mcp_sessions_open", "gauge",
-			   "MCP sessions open now (session-based revisions).");
-	out_printf(out, "neon_ai_tools_mcp_sessions_open %d\n",
-			   sessions_open_fn != NULL ? sessions_open_fn() : 0);
-	out_family(out, "neon_ai_tools_mcp_sessions_total", "counter",
-			   "MCP sessions created and ended, by event.");
-	for (i = 0; i < MCP_SESSION_EVENT_COUNT; i++)
-		out_printf(out, "neon_ai_tools_mcp_sessions_total{event=\"%s\"} %llu\n",
-				   session_names[i], (unsigned long long) GET(sessions[i]));
-	out_family(out, "neon_ai_tools_mcp_auth_failures_total", "counter",
-			   "Requests refused their bearer token or its role, by reason.");
-	for (i = 0; i < MCP_AUTHFAIL_COUNT; i++)
-		out_printf(out, "neon_ai_tools_mcp_auth_failures_total{reason=\"%s\"} %llu\n",
-				   auth_names[i], (unsigned long long) GET(auth_failures[i]));
-	out_family(out, "neon_ai_tools_mcp_cancels_total", "counter",
-			   "Statements in flight cancelled, by how.");
-	for (i = 0; i < MCP_CANCEL_COUNT; i++)
-		out_printf(out, "neon_ai_tools_mcp_cancels_total{via=\"%s\"} %llu\n",
-				   cancel_names[i], (unsigned long long) GET(cancels[i]));
-	out_family(out, "neon_ai_tools_mcp_refusals_total", "counter",
-			   "Requests and batch members refused for a limit, by reason.");
-	for (i = 0; i < MCP_REFUSAL_COUNT; i++)
-		out_printf(out, "neon_ai_tools_mcp_refusals_total{reason=\"%s\"} %llu\n",
-				   refusal_names[i], (unsigned long long) GET(refusals[i]));
+	out_gauge(out, "neon_ai_tools_mcp_sessions_open",
+			  "MCP sessions open now (session-based revisions).",
+			  sessions_open_fn != NULL ? sessions_open_fn() : 0);
+	for (int i = 0; i < (int) (sizeof(families) / sizeof(families[0])); i++)
+		render_labelled(out, families[i].name, families[i].help, families[i].label,
+						families[i].values, families[i].counters, families[i].n);
 }
 
 static void
 out_family(Out *out, const char *name, const char *type, const char *help)
 {
 	out_printf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* a family of one unlabelled value */
+static void
+out_counter(Out *out, const char *name, const char *help, uint64_t value)
+{
+	out_family(out, name, "counter", help);
+	out_printf(out, "%s %llu\n", name, (unsigned long long) value);
+}
+
+static void
+out_gauge(Out *out, const char *name, const char *help, int value)
+{
+	out_family(out, name, "gauge", help);
+	out_printf(out, "%s %d\n", name, value);
 }
 
 /* a label value in quotes, escaped as the format requires */

@@ -159,6 +159,45 @@ mcp_db_set_protocol_failure(McpDbResult *result, const char *message)
 		"calling again.";
 }
 
+
+#define NOT_INSTALLED \
+	"The neon_ai_tools extension is not installed in this database, or " \
+	"its schema is not on the search_path: run CREATE EXTENSION " \
+	"neon_ai_tools, or set search_path in the connection string " \
+	"(options=-csearch_path=...) or, behind a connection pooler, " \
+	"with ALTER ROLE ... SET search_path."
+
+/*
+ * An SQL error of the call itself, by its SQLSTATE (five characters) or
+ * class (two): its category and advice.  The first row that matches wins.
+ */
+typedef struct SqlFailure
+{
+	const char *sqlstate;
+	McpErrorKind kind;
+	const char *suggestion;
+} SqlFailure;
+
+static const SqlFailure sql_failures[] = {
+	{"42883", NAT_ERR_UNKNOWN_ERROR, NOT_INSTALLED},
+	{"3F000", NAT_ERR_UNKNOWN_ERROR, NOT_INSTALLED},
+	{"42501", NAT_ERR_PERMISSION_DENIED,
+		"The database role may not use the neon_ai_tools functions: ask an "
+	"administrator to grant EXECUTE on them."},
+	{"22", NAT_ERR_INVALID_INPUT,
+		"PostgreSQL rejected the arguments as JSON (for example a \\u0000 "
+	"escape): change the offending value and call again."},
+	{"57014", NAT_ERR_TIMEOUT,
+		"The statement was canceled (statement_timeout or an administrator): "
+	"narrow the request or retry later."},
+	{"53", NAT_ERR_RESOURCE_EXHAUSTED,
+	"The server ran out of a resource: retry later with a smaller request."},
+	{"54", NAT_ERR_RESOURCE_EXHAUSTED,
+	"The server ran out of a resource: retry later with a smaller request."},
+};
+
+#define N_SQL_FAILURES (sizeof(sql_failures) / sizeof(sql_failures[0]))
+
 /*
  * Fill result for a statement that failed with an SQLSTATE.
  */
@@ -171,6 +210,7 @@ mcp_db_set_sql_failure(McpDbResult *result, const void *pgresult)
 	const char *detail = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL);
 	const char *hint = PQresultErrorField(res, PG_DIAG_MESSAGE_HINT);
 	char	   *message;
+	const SqlFailure *f;
 
 	if (sqlstate == NULL)
 		sqlstate = "";
@@ -190,41 +230,13 @@ mcp_db_set_sql_failure(McpDbResult *result, const void *pgresult)
 		result->status = MCP_DB_SQL_ERROR;
 		result->message = mcp_strdup(message);
 		result->retryable = false;
-		if (strcmp(sqlstate, "42883") == 0 || strcmp(sqlstate, "3F000") == 0)
+		for (f = sql_failures; f < sql_failures + N_SQL_FAILURES; f++)
+			if (strncmp(sqlstate, f->sqlstate, strlen(f->sqlstate)) == 0)
+				break;
+		if (f < sql_failures + N_SQL_FAILURES)
 		{
-			mcp_db_set_error_kind(result, NAT_ERR_UNKNOWN_ERROR);
-			result->suggestion =
-				"The neon_ai_tools extension is not installed in this database, or "
-				"its schema is not on the search_path: run CREATE EXTENSION "
-				"neon_ai_tools, or set search_path in the connection string "
-				"(options=-csearch_path=...) or, behind a connection pooler, "
-				"with ALTER ROLE ... SET search_path.";
-		}
-		else if (strcmp(sqlstate, "42501") == 0)
-		{
-			mcp_db_set_error_kind(result, NAT_ERR_PERMISSION_DENIED);
-			result->suggestion =
-				"The database role may not use the neon_ai_tools functions: ask an "
-				"administrator to grant EXECUTE on them.";
-		}
-		else if (strncmp(sqlstate, "22", 2) == 0)
-		{
-			mcp_db_set_error_kind(result, NAT_ERR_INVALID_INPUT);
-			result->suggestion =
-				"PostgreSQL rejected the arguments as JSON (for example a \\u0000 "
-				"escape): change the offending value and call again.";
-		}
-		else if (strcmp(sqlstate, "57014") == 0)
-		{
-			mcp_db_set_error_kind(result, NAT_ERR_TIMEOUT);
-			result->suggestion =
-				"The statement was canceled (statement_timeout or an administrator): "
-				"narrow the request or retry later.";
-		}
-		else if (strncmp(sqlstate, "53", 2) == 0 || strncmp(sqlstate, "54", 2) == 0)
-		{
-			mcp_db_set_error_kind(result, NAT_ERR_RESOURCE_EXHAUSTED);
-			result->suggestion = "The server ran out of a resource: retry later with a smaller request.";
+			mcp_db_set_error_kind(result, f->kind);
+			result->suggestion = f->suggestion;
 		}
 		else
 		{
