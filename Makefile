@@ -91,7 +91,8 @@ src/registry/envelope_schema.h: test/envelope/response.schema.json scripts/schem
 	perl $(srcdir)/scripts/schema-header.pl $< > $@.tmp && mv $@.tmp $@
 EXTRA_CLEAN += src/registry/envelope_schema.h
 
-# pgindent, as PostgreSQL indents its own sources, with PostgreSQL's
+# pgindent, as PostgreSQL indents its own sources (the tree follows 17's
+# pgindent: scripts/pgindent-check.sh checks it there), with PostgreSQL's
 # typedefs (`pg_config --sharedir`/typedefs.list) and ours (typedefs.list,
 # made by scripts/typedefs.sh).  Debian ships pgindent, pg_bsd_indent and
 # the typedefs beside pg_config in postgresql-server-dev-17 and -18, not in
