@@ -243,7 +243,8 @@ sub check_program
 	}
 	my @two_way = grep { my ($a, $b) = @$_; $a lt $b && $folder_edges{$b}{$a} }
 	  map { my $a = $_; map { [ $a, $_ ] } keys %{ $folder_edges{$a} } } keys %folder_edges;
-	for my $c (circles($includes))
+	my @include_circles = circles($includes);
+	for my $c (@include_circles)
 	{
 		fault('include circle: ' . join(' <-> ', @$c));
 	}
@@ -263,7 +264,7 @@ sub check_program
 	}
 	printf "  derived order: %s\n", join(' < ', derived_order(\%folder_edges, @layers));
 	printf "  %d folder pair(s) tied both ways, %d include circle(s), %d call circle(s), %d fault(s)\n",
-	  scalar(@two_way), scalar(circles($includes)), scalar(@call_circles), $faults - $before;
+	  scalar(@two_way), scalar(@include_circles), scalar(@call_circles), $faults - $before;
 }
 
 sub uniq

@@ -680,6 +680,8 @@ rangevar_is_temp_relation(RangeVar *rv)
 static const char *
 refused_utility(Node *stmt)
 {
+	const char *session_state;
+
 	/*
 	 * Core's REFRESH ... CONCURRENTLY makes, alters and drops a temporary
 	 * diff table itself; a temporary object that would survive is still
@@ -690,8 +692,10 @@ refused_utility(Node *stmt)
 		 IsA(stmt, IndexStmt) || IsA(stmt, AlterTableStmt)))
 		return NULL;
 
-	if (nat_session_state_statement(stmt) != NULL)
-		return nat_session_state_statement(stmt);
+	/* LISTEN, PREPARE, DISCARD, ...: the one list sql_guard.c refuses too */
+	session_state = nat_session_state_statement(stmt);
+	if (session_state != NULL)
+		return session_state;
 
 	switch (nodeTag(stmt))
 	{
